@@ -1,0 +1,31 @@
+# Two entry points for a fresh machine: `make ladder` (the main job) and
+# `make test` (the whole test suite). Each creates its own virtual environment.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv test ladder bench proto clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q
+
+ladder: $(STAMP)
+	$(BIN)/referee ladder
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+proto: $(STAMP)
+	$(BIN)/python -m referee.protocol.generate
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
