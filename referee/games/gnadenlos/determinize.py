@@ -1,0 +1,153 @@
+"""Determinization for Gnadenlos!: a full state consistent with one observation.
+
+The inverse of the observation (G-10): every card the seat knows goes back
+where it saw it; the cards it does not know are dealt at random over the places
+it cannot see (other hands, the deck, face-down market slots); the deck is
+shuffled, since its order is unknown to all. Knowledge bitmasks are rebuilt
+from what is public: in this game a card a seat knows outside its own hand is
+known to everyone, an unseen card in a hand is known to its holder only, and an
+unseen market card was dealt at setup and is known to nobody.
+
+The new state's chance streams are seeded from the caller's generator, never
+from the match seed, which no observation carries.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from referee.games.base import ChanceStream, derive_seed
+from referee.games.gnadenlos import market as mk
+from referee.games.gnadenlos.cards import (
+    EVENT_DECK,
+    IOU_COLOUR,
+    IOU_VALUE,
+    IOUS_PER_COLOUR,
+    NUM_ADVENTURERS,
+    Iou,
+)
+from referee.games.gnadenlos.config import GnadenlosConfig
+from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation
+from referee.games.gnadenlos.state import GnadenlosState
+
+
+def determinize(obs: GnadenlosObservation, rng: random.Random, cfg: GnadenlosConfig) -> GnadenlosState:
+    """A state drawn uniformly among those consistent with `obs`.
+
+    Raises ValueError if the observation is inconsistent (its counts do not add
+    up to the game's cards).
+    """
+    state = GnadenlosState()
+    _copy_public(state, obs, cfg)
+    seed = rng.getrandbits(63)
+    state.seed = seed
+    state.rng_adv = ChanceStream(derive_seed(seed, "adventurers"))
+    state.rng_event = ChanceStream(derive_seed(seed, "events"))
+    state.rng_die = ChanceStream(derive_seed(seed, "die"))
+    _deal_adventurers(state, obs, rng)
+    _deal_ious(state, obs, rng)
+    state.event_deck = sorted((Counter(EVENT_DECK) - Counter(obs.event_revealed)).elements())
+    rng.shuffle(state.event_deck)
+    if len(state.event_deck) != obs.event_deck_count:
+        raise ValueError("inconsistent observation: event deck count")
+    return state
+
+
+def _copy_public(state: GnadenlosState, obs: GnadenlosObservation, cfg: GnadenlosConfig) -> None:
+    state.cfg = cfg
+    state.n = obs.num_seats
+    state.advanced = obs.advanced
+    state.opt_out_variant = obs.opt_out_variant
+    state.turn, state.active, state.quiet, state.activity = obs.turn, obs.active, obs.quiet, obs.activity
+    state.phase = obs.phase or None
+    state.todo = list(obs.todo)
+    state.fields, state.nuggets, state.vultures = list(obs.fields), list(obs.nuggets), list(obs.vultures)
+    state.undertaker = obs.undertaker
+    state.event = obs.event
+    state.event_revealed = list(obs.event_revealed)
+    state.adv_discard = list(obs.adv_discard)
+    state.units = list(obs.units)
+    state.participants, state.deciding = list(obs.participants), list(obs.deciding)
+    state.commits, state.shot, state.takers = list(obs.commits), list(obs.shot), list(obs.takers)
+    state.bid_order, state.bid_pos = list(obs.bid_order), obs.bid_pos
+    state.pick_order, state.pick_pos = list(obs.pick_order), obs.pick_pos
+    state.final_order, state.final_pos = list(obs.final_order), obs.final_pos
+    state.end_reason, state.end_detail = obs.end_reason, obs.end_detail
+
+
+def _deal_adventurers(state: GnadenlosState, obs: GnadenlosObservation, rng: random.Random) -> None:
+    everyone = (1 << obs.num_seats) - 1
+    known = state.adv_known = [everyone] * NUM_ADVENTURERS
+    seen = set(obs.adv_deck_known) | set(obs.adv_discard) | {c for c in obs.commits if c >= 0}
+    seen.update(c for unit in obs.units for c in unit)
+    for hand in obs.adv_hands:
+        seen.update(hand.known)
+    unseen = sorted(set(range(NUM_ADVENTURERS)) - seen)
+    wanted = sum(h.unknown for h in obs.adv_hands) + obs.adv_deck_unknown
+    if len(unseen) != wanted:
+        raise ValueError("inconsistent observation: adventurer counts")
+    rng.shuffle(unseen)
+    for card in obs.adv_private:
+        known[card] = 1 << obs.seat
+    state.adv_hands = []
+    for holder, hand in enumerate(obs.adv_hands):
+        hidden = [unseen.pop() for _ in range(hand.unknown)]
+        for card in hidden:
+            known[card] = 1 << holder
+        state.adv_hands.append(list(hand.known) + hidden)
+    for card in unseen:
+        known[card] = 0
+    state.adv_deck = list(obs.adv_deck_known) + unseen
+    rng.shuffle(state.adv_deck)
+
+
+def _deal_ious(state: GnadenlosState, obs: GnadenlosObservation, rng: random.Random) -> None:
+    n = obs.num_seats
+    everyone = (1 << n) - 1
+    pools: dict[Iou, list[int]] = {}
+    for card in range(n * IOUS_PER_COLOUR):
+        pools.setdefault((IOU_COLOUR[card], IOU_VALUE[card]), []).append(card)
+    seen: Counter[Iou] = Counter()
+    for hand in obs.iou_hands:
+        seen.update(hand.known)
+    for bid in obs.bids:
+        seen.update(bid or ())
+    seen.update(s for row in obs.market for s in row if isinstance(s, tuple))
+    universe = Counter({identity: len(cards) for identity, cards in pools.items()})
+    if seen - universe:
+        raise ValueError("inconsistent observation: more IOUs seen than exist")
+    unseen = sorted((universe - seen).elements())
+    hidden_slots = sum(1 for row in obs.market for s in row if s == HIDDEN)
+    if len(unseen) != sum(h.unknown for h in obs.iou_hands) + hidden_slots:
+        raise ValueError("inconsistent observation: IOU counts")
+    rng.shuffle(unseen)
+    state.iou_known = [everyone] * (n * IOUS_PER_COLOUR)
+
+    def instance(identity: Iou, mask: int) -> int:
+        card = pools[identity].pop()
+        state.iou_known[card] = mask
+        return card
+
+    private = Counter(obs.iou_private)
+    state.iou_hands = []
+    for holder, hand in enumerate(obs.iou_hands):
+        cards = []
+        for identity in hand.known:
+            mask = everyone
+            if holder == obs.seat and private[identity]:
+                private[identity] -= 1
+                mask = 1 << obs.seat
+            cards.append(instance(identity, mask))
+        cards.extend(instance(unseen.pop(), 1 << holder) for _ in range(hand.unknown))
+        state.iou_hands.append(cards)
+    state.bids = [None if bid is None else tuple(instance(i, everyone) for i in bid) for bid in obs.bids]
+    state.market = [
+        [
+            mk.EMPTY if slot is None
+            else instance(unseen.pop(), 0) if slot == HIDDEN
+            else instance(slot, everyone)  # type: ignore[arg-type]
+            for slot in row
+        ]
+        for row in obs.market
+    ]

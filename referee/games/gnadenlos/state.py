@@ -1,0 +1,845 @@
+"""A Gnadenlos! position: the flow of a match (G-2 to G-9) and who knows which card (G-10).
+
+The flow is a small stack machine: `_todo` holds the automatic steps still to
+run this turn (each a method `_step_<name>`), and `phase` names the decision
+the match waits for, if any. After a decision the machine runs on until the
+next decision or the end. A decision with a single legal action is applied by
+the engine itself (G-11: "a single remaining choice is applied by the
+referee"), so bots are only asked real questions.
+
+Card knowledge: every adventurer and IOU instance has a bitmask of the seats
+that know its identity where it lies. Public moves keep it, public reveals set
+it to all seats, a private look adds one seat. Deck order is unknown to all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, Callable, ClassVar
+
+from referee.games.base import (
+    ChanceStream,
+    Event,
+    Game,
+    Outcome,
+    Seat,
+    State,
+    derive_seed,
+    ranks_from_keys,
+)
+from referee.games.gnadenlos import market as mk
+from referee.games.gnadenlos.actions import (
+    Bid,
+    Buy,
+    Commit,
+    FinalBuy,
+    OptOut,
+    Pick,
+    Refill,
+    Take,
+)
+from referee.games.gnadenlos.cards import (
+    EVENT_DECK,
+    IOU_COLOUR,
+    IOU_SETUP_GIVE_UP,
+    IOU_VALUE,
+    IOUS_PER_COLOUR,
+    NUM_ADVENTURERS,
+    RATINGS,
+    EventCard,
+    Iou,
+    iou,
+)
+from referee.games.gnadenlos.config import DEFAULT_CONFIG, GnadenlosConfig
+from referee.games.gnadenlos.observation import GnadenlosObservation, observe
+
+
+# Decision phases; None means the machine is running automatic steps.
+COMMIT = "commit"
+TAKE = "take"
+REFILL = "refill"
+BUY = "buy"
+BID = "bid"
+PICK = "pick"
+FINAL_BUY = "final_buy"
+OVER = "over"
+
+NO_COMMIT = -2
+OPTED_OUT = -1
+PASSED: tuple[int, ...] = ()
+"""A pass (G-6.3) is recorded as an empty bid."""
+
+END_VULTURES = "vultures"
+END_UNDERTAKER = "undertaker"
+END_GOAL = "goal"
+END_SAFETY_VALVE = "safety_valve"
+
+
+@lru_cache(maxsize=None)
+def _audiences(num_seats: int) -> tuple[frozenset[Seat], ...]:
+    """frozenset of seats for every bitmask, built once per table size."""
+    return tuple(
+        frozenset(s for s in range(num_seats) if mask >> s & 1) for mask in range(1 << num_seats)
+    )
+
+
+@lru_cache(maxsize=65536)
+def bid_options(hand: tuple[Iou, ...], used_totals: frozenset[int]) -> tuple[Bid, ...]:
+    """G-6.2/G-6.4: every set of 1 to 3 IOUs of `hand` (a sorted tuple of
+    identities) whose total differs from `used_totals`."""
+    counts: dict[Iou, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    kinds = sorted(counts)
+    bids: list[Bid] = []
+    for size in (1, 2, 3):
+        for combo in itertools.combinations_with_replacement(kinds, size):
+            if sum(v for _, v in combo) in used_totals:
+                continue
+            if size > 1 and any(combo.count(k) > counts[k] for k in set(combo)):
+                continue
+            bids.append(Bid(combo))
+    return tuple(bids)
+
+
+class GnadenlosState(State):
+    """One position of a Gnadenlos! match. Build with `Gnadenlos.new_state`."""
+
+    game: ClassVar[Game]
+    _STEPS: ClassVar[dict[str, Callable[["GnadenlosState"], None]]]
+
+    def __init__(self) -> None:
+        """An empty shell; `setup` or the JSON/determinize builders fill it."""
+        self.cfg: GnadenlosConfig = DEFAULT_CONFIG
+        self.n = 0
+        self.advanced = False
+        self.opt_out_variant = False
+        self.seed = 0
+        self.rng_adv = ChanceStream(0)
+        self.rng_event = ChanceStream(0)
+        self.rng_die = ChanceStream(0)
+        self.fields: list[int] = []
+        self.nuggets: list[int] = []
+        self.vultures: list[int] = []
+        self.undertaker = 0
+        self.adv_deck: list[int] = []
+        self.adv_discard: list[int] = []
+        self.adv_hands: list[list[int]] = []
+        self.adv_known: list[int] = [0] * NUM_ADVENTURERS
+        self.units: list[tuple[int, ...]] = []
+        self.iou_hands: list[list[int]] = []
+        self.iou_known: list[int] = []
+        self.market: list[list[int]] = []
+        self.event_deck: list[int] = []
+        self.event_revealed: list[int] = []
+        self.event = -1
+        self.active = 0
+        self.turn = 0
+        self.quiet = 0
+        self.activity = False
+        self.phase: str | None = None
+        self.todo: list[str] = []
+        self.participants: list[Seat] = []
+        self.deciding: list[Seat] = []
+        self.commits: list[int] = []
+        self.shot: list[Seat] = []
+        self.takers: list[Seat] = []
+        self.bid_order: list[Seat] = []
+        self.bid_pos = 0
+        self.bids: list[tuple[int, ...] | None] = []
+        self.pick_order: list[Seat] = []
+        self.pick_pos = 0
+        self.final_order: list[Seat] = []
+        self.final_pos = 0
+        self.end_reason = ""
+        self.end_detail = ""
+        self._events: list[Event] | None = None
+
+    # ----------------------------------------------------------------- setup
+
+    def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig) -> None:
+        """G-2: deal a new match; every chance outcome is logged for the record."""
+        self.cfg, self.n, self.seed = cfg, seats, seed
+        self.advanced = variant.get("setup") == "advanced"
+        self.opt_out_variant = variant.get("gunfight_opt_out") == "on"
+        self.rng_adv = ChanceStream(derive_seed(seed, "adventurers"))
+        self.rng_event = ChanceStream(derive_seed(seed, "events"))
+        self.rng_die = ChanceStream(derive_seed(seed, "die"))
+        everyone = self._all
+        self.fields = [cfg.start_field] * seats
+        self.nuggets = [cfg.start_nuggets] * seats
+        self.vultures = [0] * seats
+        self.adv_hands = [[] for _ in range(seats)]
+        self.commits = [NO_COMMIT] * seats
+        self.bids = [None] * seats
+        # G-2.1: the adventurer deck, order known to nobody.
+        self.adv_deck = list(range(NUM_ADVENTURERS))
+        self.rng_adv.shuffle(self.adv_deck)
+        self._log("deck_shuffled", 0, deck="adventurers", order=list(self.adv_deck))
+        # G-2.2: each player's IOUs, known to all.
+        self.iou_hands = [list(range(s * IOUS_PER_COLOUR, (s + 1) * IOUS_PER_COLOUR)) for s in range(seats)]
+        self.iou_known = [everyone] * (seats * IOUS_PER_COLOUR)
+        # G-2.4: the event deck.
+        self.event_deck = list(EVENT_DECK)
+        self.rng_event.shuffle(self.event_deck)
+        self._log("deck_shuffled", 0, deck="events", order=[int(e) for e in self.event_deck])
+        # G-2.5: the start player.
+        start = ChanceStream(derive_seed(seed, "start")).below(seats)
+        self.active = start
+        self._log("start_player", everyone, seat=start)
+        if self.advanced:
+            self._setup_advanced()
+        else:
+            self._setup_standard()
+
+    def _setup_standard(self) -> None:
+        for seat in range(self.n):
+            drawn = [self.adv_deck.pop(), self.adv_deck.pop()]
+            self.adv_hands[seat].extend(drawn)
+            for card in drawn:
+                self.adv_known[card] = 1 << seat
+            self._log("adventurers_drawn", 1 << seat, seat=seat, cards=drawn)
+            self._log("adventurers_drawn", self._all & ~(1 << seat), seat=seat, count=2)
+        # G-2.3: one IOU of value 1 and one of value 2 from each player, shuffled face down.
+        given: list[int] = []
+        for seat in range(self.n):
+            hand = self.iou_hands[seat]
+            for value in IOU_SETUP_GIVE_UP:
+                card = next(c for c in hand if IOU_VALUE[c] == value)
+                hand.remove(card)
+                given.append(card)
+        ChanceStream(derive_seed(self.seed, "market")).shuffle(given)
+        for card in given:
+            self.iou_known[card] = 0
+            mk.place(self.market, card, self.cfg.market_columns)
+        self._log("market_dealt", 0, ious=[list(iou(c)) for c in given])
+        self._log("market_dealt", self._all, count=len(given))
+        self._then("turn")
+        self._run()
+
+    def _setup_advanced(self) -> None:
+        """G-2.6: reveal N pairs and hold one auction in which everyone wins."""
+        cards = self._draw_adventurers(2 * self.n)
+        self.units = [tuple(cards[i : i + 2]) for i in range(0, len(cards) - 1, 2)]
+        self._start_bidding()
+        self._then("bid", "picks", "turn")
+        self._run()
+
+    # ------------------------------------------------------------- interface
+
+    @property
+    def num_seats(self) -> int:
+        return self.n
+
+    @property
+    def _all(self) -> int:
+        return (1 << self.n) - 1
+
+    def to_act(self) -> frozenset[Seat]:
+        phase = self.phase
+        if phase is None or phase == OVER:
+            return frozenset()
+        if phase == COMMIT:
+            return frozenset(self.deciding)
+        return frozenset((self._decider(),))
+
+    def _decider(self) -> Seat:
+        phase = self.phase
+        if phase == TAKE:
+            return self.takers[0]
+        if phase == BID:
+            return self.bid_order[self.bid_pos]
+        if phase == PICK:
+            return self.pick_order[self.pick_pos]
+        if phase == FINAL_BUY:
+            return self.final_order[self.final_pos]
+        return self.active
+
+    def legal_actions(self, seat: Seat) -> tuple[Any, ...]:
+        if seat not in self.to_act():
+            return ()
+        phase = self.phase
+        if phase == COMMIT:
+            return self._commit_options(seat)
+        if phase == TAKE:
+            return tuple(Take(r, c) for r, c in mk.filled_slots(self.market))
+        if phase == REFILL:
+            return tuple(Refill(c) for c, card in enumerate(self.market[-1]) if card != mk.EMPTY)
+        if phase == BUY:
+            return tuple(Buy(k) for k in range(min(self.cfg.max_prestige_buy, self.nuggets[seat]) + 1))
+        if phase == BID:
+            return self._bid_options(seat)
+        if phase == PICK:
+            return tuple(Pick(u) for u in self.units)
+        if phase == FINAL_BUY:
+            return tuple(FinalBuy(k) for k in range(min(self.cfg.max_final_buy, self.nuggets[seat]) + 1))
+        raise AssertionError(phase)
+
+    def _commit_options(self, seat: Seat) -> tuple[Any, ...]:
+        options: list[Any] = [Commit(c) for c in sorted(self.adv_hands[seat])]
+        if (
+            self.opt_out_variant
+            and self.event == EventCard.HIGH_NOON
+            and len(self.adv_hands[seat]) == 1
+        ):
+            options.append(OptOut())  # G-5.10
+        return tuple(options)
+
+    def _bid_options(self, seat: Seat) -> tuple[Bid, ...]:
+        used = frozenset(sum(IOU_VALUE[c] for c in b) for b in self.bids if b)
+        hand = tuple(sorted(iou(c) for c in self.iou_hands[seat]))
+        return bid_options(hand, used)
+
+    def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
+        events: list[Event] = []
+        self._events = events if record else None
+        try:
+            phase = self.phase
+            if phase == COMMIT:
+                self._resolve_commits(dict(actions))
+            else:
+                ((seat, action),) = actions.items()
+                self._APPLIERS[phase](self, seat, action)
+            self._run()
+        finally:
+            self._events = None
+        return events
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome:
+        """G-9.4: three vultures rank last; the others by field, then nuggets."""
+        if self.phase != OVER:
+            raise ValueError("the match is not over")
+        keys = [
+            (self.vultures[s] < self.cfg.vultures_to_lose, self.fields[s], self.nuggets[s])
+            for s in range(self.n)
+        ]
+        return Outcome(self.end_reason, ranks_from_keys(keys), self.end_detail)
+
+    def observe(self, seat: Seat) -> GnadenlosObservation:
+        return observe(self, seat)
+
+    def clone(self) -> "GnadenlosState":
+        new = GnadenlosState.__new__(GnadenlosState)
+        new.cfg = self.cfg
+        new.n = self.n
+        new.advanced = self.advanced
+        new.opt_out_variant = self.opt_out_variant
+        new.seed = self.seed
+        new.rng_adv = self.rng_adv.copy()
+        new.rng_event = self.rng_event.copy()
+        new.rng_die = self.rng_die.copy()
+        new.fields = self.fields[:]
+        new.nuggets = self.nuggets[:]
+        new.vultures = self.vultures[:]
+        new.undertaker = self.undertaker
+        new.adv_deck = self.adv_deck[:]
+        new.adv_discard = self.adv_discard[:]
+        new.adv_hands = [h[:] for h in self.adv_hands]
+        new.adv_known = self.adv_known[:]
+        new.units = self.units[:]
+        new.iou_hands = [h[:] for h in self.iou_hands]
+        new.iou_known = self.iou_known[:]
+        new.market = [r[:] for r in self.market]
+        new.event_deck = self.event_deck[:]
+        new.event_revealed = self.event_revealed[:]
+        new.event = self.event
+        new.active = self.active
+        new.turn = self.turn
+        new.quiet = self.quiet
+        new.activity = self.activity
+        new.phase = self.phase
+        new.todo = self.todo[:]
+        new.participants = self.participants[:]
+        new.deciding = self.deciding[:]
+        new.commits = self.commits[:]
+        new.shot = self.shot[:]
+        new.takers = self.takers[:]
+        new.bid_order = self.bid_order[:]
+        new.bid_pos = self.bid_pos
+        new.bids = self.bids[:]
+        new.pick_order = self.pick_order[:]
+        new.pick_pos = self.pick_pos
+        new.final_order = self.final_order[:]
+        new.final_pos = self.final_pos
+        new.end_reason = self.end_reason
+        new.end_detail = self.end_detail
+        new._events = None
+        return new
+
+    def to_json(self) -> Any:
+        from referee.games.gnadenlos.serialize import state_to_json
+
+        return state_to_json(self)
+
+    # ------------------------------------------------------------ machinery
+
+    def _log(self, kind: str, audience: int, **data: Any) -> None:
+        """Record an event for the seats in the `audience` bitmask (0: record only)."""
+        if self._events is not None:
+            self._events.append(Event(kind, data, _audiences(self.n)[audience]))
+
+    def _log_split(self, kind: str, knowers: int, secret: dict[str, Any], **public: Any) -> None:
+        """One event with the secret part for the seats that know it, one without for the rest."""
+        self._log(kind, knowers, **public, **secret)
+        if self._all & ~knowers:
+            self._log(kind, self._all & ~knowers, **public)
+
+    def _then(self, *steps: str) -> None:
+        """Run these steps next, in this order, before what was already planned."""
+        self.todo.extend(reversed(steps))
+
+    def _run(self) -> None:
+        while self.phase is None:
+            self._STEPS[self.todo.pop()](self)
+
+    def _ask(self, phase: str) -> None:
+        self.phase = phase
+
+    def _end(self, reason: str, detail: str = "") -> None:
+        """G-9: the match ends at once; B and C get a final payday (G-9.2)."""
+        self.end_reason, self.end_detail = reason, detail
+        self._log("match_ending", self._all, reason=reason, detail=detail)
+        self.todo.clear()
+        if reason == END_VULTURES:
+            self._then("final_buys")
+        else:
+            self._then("final_payday", "final_buys")
+
+    def _draw_adventurers(self, count: int) -> list[int]:
+        """G-6.1: reveal from the deck, reshuffling the discards when it runs out."""
+        drawn: list[int] = []
+        while len(drawn) < count:
+            if not self.adv_deck:
+                if not self.adv_discard:
+                    break
+                self.adv_deck, self.adv_discard = self.adv_discard, []
+                self.rng_adv.shuffle(self.adv_deck)
+                self._log("deck_shuffled", 0, deck="adventurers", order=list(self.adv_deck))
+                self._log("deck_reshuffled", self._all, deck="adventurers", count=len(self.adv_deck))
+            card = self.adv_deck.pop()
+            self.adv_known[card] = self._all
+            drawn.append(card)
+        if drawn:
+            self._log("adventurers_revealed", self._all, cards=drawn)
+        return drawn
+
+    # ----------------------------------------------------------------- events
+
+    def _step_turn(self) -> None:
+        """G-4 phase 1, the event (G-5)."""
+        holders = [s for s in range(self.n) if self.adv_hands[s]]
+        self._log("turn_started", self._all, turn=self.turn, active=self.active)
+        if len(holders) <= 1:  # G-5.1
+            self._then("buy")
+            return
+        card = self._reveal_event()
+        if card is None:
+            return
+        self.event = card
+        if card == EventCard.HIGH_NOON and self._move_undertaker():
+            return
+        self.participants = holders
+        self.deciding = [s for s in holders if len(self._commit_options(s)) > 1]
+        if self.deciding:
+            self._ask(COMMIT)
+        else:
+            self._resolve_commits({})
+
+    def _reveal_event(self) -> int | None:
+        """G-5.2/G-5.3: reveal the top card; the seventh is never executed."""
+        card = self.event_deck.pop()
+        self.event_revealed.append(card)
+        self.activity = True
+        self._log("event_revealed", self._all, event=int(card))
+        if self.event_deck:
+            return card
+        self._log("event_ignored", self._all, event=int(card))
+        if card == EventCard.HIGH_NOON and self._move_undertaker():
+            return None
+        self.event_deck = list(EVENT_DECK)
+        self.rng_event.shuffle(self.event_deck)
+        self.event_revealed = []
+        self._log("deck_shuffled", 0, deck="events", order=[int(e) for e in self.event_deck])
+        self._log("deck_reshuffled", self._all, deck="events", count=len(self.event_deck))
+        card = self.event_deck.pop()
+        self.event_revealed.append(card)
+        self._log("event_revealed", self._all, event=int(card))
+        return card
+
+    def _move_undertaker(self) -> bool:
+        """G-5.7: the undertaker moves; True if that ended the match (end B)."""
+        self.undertaker += 1
+        self._log("undertaker_moved", self._all, position=self.undertaker)
+        if self.undertaker >= self.cfg.undertaker_end:
+            self._end(END_UNDERTAKER)
+            return True
+        return False
+
+    def _resolve_commits(self, choices: dict[Seat, Any]) -> None:
+        """G-5.4 to G-5.10: reveal all commitments at once and run the event."""
+        self.phase = None
+        for seat in self.participants:
+            if seat not in choices:  # a forced choice (single option)
+                choices[seat] = self._commit_options(seat)[0]
+        revealed: dict[str, Any] = {}
+        for seat in self.participants:
+            choice = choices[seat]
+            if isinstance(choice, OptOut):
+                self.commits[seat] = OPTED_OUT
+                self._move(seat, -self.cfg.opt_out_penalty)
+                revealed[str(seat)] = None
+            else:
+                card = choice.card
+                self.adv_hands[seat].remove(card)
+                self.adv_known[card] = self._all
+                self.commits[seat] = card
+                revealed[str(seat)] = card
+        self._log("commitments_revealed", self._all, event=int(self.event), commitments=revealed)
+        players = [s for s in self.participants if self.commits[s] >= 0]
+        rating = RATINGS[EventCard(self.event).rating]
+        values = {s: rating[self.commits[s]] for s in players}
+        self.shot = []
+        if len(players) < 2 or len(set(values.values())) == 1:  # G-5.5, G-5.10
+            self._log("event_void", self._all, event=int(self.event))
+            self._then("finish_event", "buy")
+            return
+        best = max(values.values())
+        top = [s for s in players if values[s] == best]
+        if self.event == EventCard.HIGH_NOON:
+            self._high_noon(top, [s for s in players if values[s] == min(values.values())])
+            return
+        if self.event == EventCard.POKER:
+            self._poker(top, [s for s in players if values[s] == min(values.values())])
+        else:
+            self._gold_fever(values, best)
+        self._then("finish_event", "buy")
+
+    def _gold_fever(self, values: dict[Seat, int], best: int) -> None:
+        """G-5.6: the highest gold rating gains x, the second-highest distinct one y."""
+        first, second = EventCard(self.event).gold_rewards
+        lower = [v for v in values.values() if v < best]
+        runner_up = max(lower) if lower else None
+        for seat, value in values.items():
+            gain = first if value == best else second if value == runner_up else 0
+            if gain:
+                self.nuggets[seat] += gain
+                self.activity = True
+                self._log("nuggets_gained", self._all, seat=seat, amount=gain)
+
+    def _poker(self, top: list[Seat], bottom: list[Seat]) -> None:
+        """G-5.8: sections are read before anyone moves."""
+        sections = {s: self.cfg.poker_section(self.fields[s]) for s in top + bottom}
+        for seat in top:
+            self._move(seat, sections[seat].plus)
+        for seat in bottom:
+            self._move(seat, -sections[seat].minus)
+
+    def _high_noon(self, top: list[Seat], bottom: list[Seat]) -> None:
+        """G-5.7: takes (sole winner 2, tied winners 1 each), refill, then the shooting."""
+        owed = 2 if len(top) == 1 else 1
+        takers: list[Seat] = []
+        if mk.card_count(self.market) >= owed * len(top):
+            for offset in range(self.n):
+                seat = (self.active + offset) % self.n
+                if seat in top:
+                    takers.extend([seat] * owed)
+        else:
+            self._log("no_takes", self._all, owed=owed * len(top))
+        self.takers = takers
+        self.shot = bottom
+        self._then("take", "refill", "finish_event", "buy")
+
+    def _step_take(self) -> None:
+        if not self.takers:
+            return
+        slots = mk.filled_slots(self.market)
+        if len(slots) == 1:
+            self._apply_take(self.takers[0], Take(*slots[0]))
+        else:
+            self._ask(TAKE)
+
+    def _apply_take(self, seat: Seat, action: Take) -> None:
+        self.phase = None
+        self.takers.pop(0)
+        card = mk.remove(self.market, action.row, action.col)
+        self.iou_hands[seat].append(card)
+        self.iou_known[card] |= 1 << seat
+        self._log_split(
+            "iou_taken", self.iou_known[card], {"iou": list(iou(card))}, seat=seat, row=action.row, col=action.col
+        )
+        self._then("take")
+
+    def _step_finish_event(self) -> None:
+        """G-5.9: highest ratings discarded face up, the shot too; the rest go home."""
+        rating = RATINGS[EventCard(self.event).rating]
+        players = [s for s in self.participants if self.commits[s] >= 0]
+        best = max((rating[self.commits[s]] for s in players), default=None)
+        void = len(players) < 2 or all(rating[self.commits[s]] == best for s in players)
+        for seat in players:
+            card = self.commits[seat]
+            if not void and (rating[card] == best or seat in self.shot):
+                self.adv_discard.append(card)
+                self._log("adventurer_discarded", self._all, seat=seat, card=card)
+            else:
+                self.adv_hands[seat].append(card)
+        self.commits = [NO_COMMIT] * self.n
+        self.participants, self.deciding, self.shot = [], [], []
+        self.event = -1
+        if any(f >= self.cfg.goal_field for f in self.fields):
+            self._end(END_GOAL)
+
+    def _move(self, seat: Seat, steps: int) -> None:
+        self.fields[seat] = self.cfg.clamp_field(self.fields[seat] + steps)
+        self._log("hat_moved", self._all, seat=seat, steps=steps, field=self.fields[seat])
+
+    # ------------------------------------------------------------ prestige
+
+    def _step_buy(self) -> None:
+        """G-7: buy prestige."""
+        if self.nuggets[self.active] == 0:
+            self._apply_buy(self.active, Buy(0))
+        else:
+            self._ask(BUY)
+
+    def _apply_buy(self, seat: Seat, action: Buy) -> None:
+        self.phase = None
+        if action.steps:
+            self.nuggets[seat] -= action.steps
+            self.activity = True
+            self._log("prestige_bought", self._all, seat=seat, steps=action.steps)
+            self._move(seat, action.steps)
+        if self.fields[seat] >= self.cfg.goal_field:  # G-7.2
+            self._end(END_GOAL)
+        else:
+            self._then("auction")
+
+    # ------------------------------------------------------------- auctions
+
+    def _step_auction(self) -> None:
+        """G-4 phase 3 and G-6: an auction when the active player holds fewer than 3."""
+        if len(self.adv_hands[self.active]) >= 3:
+            self._then("end_turn")
+            return
+        cards = self._draw_adventurers(self.n - 1)
+        if not cards:  # G-6.5: nothing to auction
+            self._then("payday_check")
+            return
+        self.activity = True
+        self.units = [(c,) for c in cards]
+        self._start_bidding()
+        self._then("bid", "picks", "payday_check")
+
+    def _start_bidding(self) -> None:
+        self.bid_order = [(self.active + k) % self.n for k in range(self.n)]
+        self.bid_pos = 0
+        self.bids = [None] * self.n
+
+    def _step_bid(self) -> None:
+        if self.bid_pos == self.n:
+            return
+        seat = self.bid_order[self.bid_pos]
+        if self._bid_options(seat):
+            self._ask(BID)
+            return
+        # G-6.3: no legal bid: pass and show the whole IOU hand.
+        for card in self.iou_hands[seat]:
+            self.iou_known[card] = self._all
+        self.bids[seat] = PASSED
+        self._log("passed", self._all, seat=seat, hand=sorted(list(iou(c)) for c in self.iou_hands[seat]))
+        self.bid_pos += 1
+        self._then("bid")
+
+    def _apply_bid(self, seat: Seat, action: Bid) -> None:
+        self.phase = None
+        hand = self.iou_hands[seat]
+        cards: list[int] = []
+        for colour, value in action.ious:
+            card = min(c for c in hand if IOU_COLOUR[c] == colour and IOU_VALUE[c] == value)
+            hand.remove(card)
+            self.iou_known[card] = self._all
+            cards.append(card)
+        self.bids[seat] = tuple(cards)
+        self._log("bid", self._all, seat=seat, ious=[list(x) for x in action.ious], total=action.total)
+        self.bid_pos += 1
+        self._then("bid")
+
+    def _ranking(self) -> list[Seat]:
+        """G-6.3: bids by total, highest first; passes last, earlier bidder first."""
+        def key(seat: Seat) -> tuple[int, int]:
+            bid = self.bids[seat]
+            total = sum(IOU_VALUE[c] for c in bid) if bid else -1
+            return -total, self.bid_order.index(seat)
+
+        return sorted(range(self.n), key=key)
+
+    def _step_picks(self) -> None:
+        """G-6.5: winners pick in rank order; the rest take their bids back."""
+        ranking = self._ranking()
+        winners, losers = ranking[: len(self.units)], ranking[len(self.units) :]
+        for seat in losers:
+            self.iou_hands[seat].extend(self.bids[seat] or ())
+            self.bids[seat] = None
+            self._log("bid_returned", self._all, seat=seat)
+        self.pick_order, self.pick_pos = winners, 0
+        self._then("pick")
+
+    def _step_pick(self) -> None:
+        if self.pick_pos == len(self.pick_order):
+            self.bids = [None] * self.n
+            return
+        if len(self.units) == 1:
+            self._apply_pick(self.pick_order[self.pick_pos], Pick(self.units[0]))
+        else:
+            self._ask(PICK)
+
+    def _apply_pick(self, seat: Seat, action: Pick) -> None:
+        self.phase = None
+        self.units.remove(action.cards)
+        self.adv_hands[seat].extend(action.cards)
+        # G-6.4: bid cards go to the market in ascending value, colours in seat order.
+        paid = sorted(self.bids[seat] or (), key=lambda c: (IOU_VALUE[c], IOU_COLOUR[c]))
+        slots = [mk.place(self.market, card, self.cfg.market_columns) for card in paid]
+        self.bids[seat] = None
+        self._log("picked", self._all, seat=seat, cards=list(action.cards), slots=[list(s) for s in slots])
+        self.pick_pos += 1
+        self._then("pick")
+
+    # -------------------------------------------------------------- paydays
+
+    def _step_payday_check(self) -> None:
+        """G-8.1: a payday while the market has at least N complete rows."""
+        if mk.complete_rows(self.market) >= self.n:
+            self._then("payday", "refill", "payday_check")
+        else:
+            self._then("end_turn")
+
+    def _step_payday(self) -> None:
+        if self._payday():
+            self._end(END_VULTURES)
+
+    def _payday(self) -> bool:
+        """G-8.2 to G-8.5: roll, turn up, pay; True if someone took a third vulture."""
+        self._log("payday", self._all)
+        turned: list[tuple[int, int]] = []
+        third_vulture = False
+        while True:
+            col = self.rng_die.below(6)
+            self._log("die_rolled", self._all, face=col + 1)
+            row = next(
+                (r for r in range(len(self.market) - 1, -1, -1)
+                 if self.market[r][col] != mk.EMPTY and (r, col) not in turned),
+                None,
+            )
+            if row is None:  # G-8.3 (A)
+                break
+            card = self.market[row][col]
+            turned.append((row, col))
+            self.iou_known[card] = self._all
+            owner, value = iou(card)
+            self._log("iou_turned_up", self._all, row=row, col=col, iou=[owner, value])
+            if self.nuggets[owner] >= value:
+                if value:
+                    self.nuggets[owner] -= value
+                    self.activity = True
+                    self._log("nuggets_paid", self._all, seat=owner, amount=value)
+                continue
+            # G-8.4 (B): cannot pay: a vulture and five fields back.
+            self.vultures[owner] += 1
+            self._log("vulture_taken", self._all, seat=owner, vultures=self.vultures[owner])
+            self._move(owner, -self.cfg.vulture_penalty)
+            third_vulture = self.vultures[owner] >= self.cfg.vultures_to_lose
+            break
+        for row, col in turned:  # G-8.5: turned-up cards go home
+            card = self.market[row][col]
+            self.market[row][col] = mk.EMPTY
+            self.iou_hands[IOU_COLOUR[card]].append(card)
+        mk.trim(self.market)
+        return third_vulture
+
+    def _step_refill(self) -> None:
+        """G-3.4: fill gaps from the last row, the active player choosing."""
+        gap = mk.first_gap(self.market)
+        if gap is None:
+            return
+        sources = [c for c, card in enumerate(self.market[-1]) if card != mk.EMPTY]
+        if len(sources) == 1:
+            self._apply_refill(self.active, Refill(sources[0]))
+        else:
+            self._ask(REFILL)
+
+    def _apply_refill(self, seat: Seat, action: Refill) -> None:
+        self.phase = None
+        gap_row, gap_col = mk.first_gap(self.market)  # type: ignore[misc]
+        from_row = len(self.market) - 1
+        self.market[gap_row][gap_col] = mk.remove(self.market, from_row, action.col)
+        self._log("refilled", self._all, from_slot=[from_row, action.col], to_slot=[gap_row, gap_col])
+        self._then("refill")
+
+    # ------------------------------------------------------------ turn end
+
+    def _step_end_turn(self) -> None:
+        """G-9.5: the safety valve, then the next player clockwise."""
+        self.turn += 1
+        self.quiet = 0 if self.activity else self.quiet + 1
+        self.activity = False
+        if self.quiet >= self.n * self.cfg.stall_rounds:
+            self._end(END_SAFETY_VALVE, "stalled")
+        elif self.turn >= self.cfg.turn_limit:
+            self._end(END_SAFETY_VALVE, "turn_limit")
+        else:
+            self.active = (self.active + 1) % self.n
+            self._then("turn")
+
+    def _step_final_payday(self) -> None:
+        """G-9.2: one payday whatever the rows, not followed by another."""
+        if mk.card_count(self.market):
+            self._payday()
+
+    def _step_final_buys(self) -> None:
+        """G-9.3: final buys from the active player on, three-vulture players excluded."""
+        order = [(self.active + k) % self.n for k in range(self.n)]
+        self.final_order = [s for s in order if self.vultures[s] < self.cfg.vultures_to_lose]
+        self.final_pos = 0
+        self._then("final_buy")
+
+    def _step_final_buy(self) -> None:
+        if self.final_pos == len(self.final_order):
+            self.phase = OVER
+            self._log("match_over", self._all, reason=self.end_reason, ranks=list(self.outcome().ranks))
+            return
+        seat = self.final_order[self.final_pos]
+        if self.nuggets[seat] == 0:
+            self._apply_final_buy(seat, FinalBuy(0))
+        else:
+            self._ask(FINAL_BUY)
+
+    def _apply_final_buy(self, seat: Seat, action: FinalBuy) -> None:
+        self.phase = None
+        if action.steps:
+            self.nuggets[seat] -= action.steps
+            self._log("prestige_bought", self._all, seat=seat, steps=action.steps, final=True)
+            self._move(seat, action.steps)
+        self.final_pos += 1
+        self._then("final_buy")
+
+    _APPLIERS: ClassVar[dict[str | None, Callable[["GnadenlosState", Seat, Any], None]]] = {
+        TAKE: _apply_take,
+        REFILL: _apply_refill,
+        BUY: _apply_buy,
+        BID: _apply_bid,
+        PICK: _apply_pick,
+        FINAL_BUY: _apply_final_buy,
+    }
+
+
+GnadenlosState._STEPS = {
+    name[len("_step_"):]: getattr(GnadenlosState, name)
+    for name in dir(GnadenlosState)
+    if name.startswith("_step_")
+}
+
