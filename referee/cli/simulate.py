@@ -1,0 +1,153 @@
+"""`referee simulate`: play many random matches in-process and show the balance report.
+
+The simulation itself lives in `referee.simulation` (game-neutral, with
+per-game summarisers); this module only reads the command line, shows a
+progress bar on stderr (so `--json` output on stdout stays clean) and renders
+the report as rich tables or one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+import click
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from referee.games import Game, load_game
+from referee.games.base import parse_variant
+from referee.simulation import SimulationReport, simulate as run_simulation, summariser_for
+
+BAR_WIDTH = 24
+"""Characters of a full (100 %) bar in the report's share columns."""
+
+
+def _game(ctx: click.Context, param: click.Parameter, name: str) -> Game:
+    try:
+        return load_game(name)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
+def _variant(setup: str | None, options: tuple[str, ...]) -> dict[str, str]:
+    """--setup X is short for --variant setup=X; --variant may repeat and take commas."""
+    variant: dict[str, str] = {}
+    for text in options:
+        variant.update(parse_variant(text))
+    if setup is not None:
+        variant["setup"] = setup
+    return variant
+
+
+@click.command()
+@click.option("--game", "game", default="gnadenlos", show_default=True, callback=_game,
+              help="The game to simulate (a registered game's name).")
+@click.option("--players", type=int, default=None,
+              help="Seats at the table, within the game's range [default: 4 if allowed, else the minimum].")
+@click.option("--games", "games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Number of matches to play.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Match i is dealt from seed S+i; its random decisions derive from that seed too.")
+@click.option("--setup", default=None, help="Setup variant, e.g. 'advanced' (same as --variant setup=VALUE).")
+@click.option("--variant", "variants", multiple=True, metavar="OPTION[=VALUE][,...]",
+              help="A variant option; a bare name means 'on' (e.g. gunfight_opt_out). Repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout.")
+def simulate(
+    game: Game, players: int | None, games: int, seed: int, setup: str | None,
+    variants: tuple[str, ...], as_json: bool,
+) -> None:
+    """Play random matches in-process and report how they went.
+
+    Every decision is a uniformly random legal action, so the report shows the
+    game's structure (seat advantage, how matches end, how long they last)
+    without any strategy in it. Example:
+
+        referee simulate --game gnadenlos --players 4 --games 1000 --seed 1
+    """
+    seats = players if players is not None else min(max(4, game.min_seats), game.max_seats)
+    try:
+        game.check_seats(seats)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--players'") from None
+    try:
+        variant = game.check_variant(_variant(setup, variants))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--variant' / '--setup'") from None
+
+    report = _run_with_progress(game, seats, games, seed, variant)
+    if as_json:
+        click.echo(json.dumps(report.to_json()))
+    else:
+        Console().print(render_report(game, report))
+
+
+def _run_with_progress(game: Game, seats: int, games: int, seed: int, variant: Mapping[str, str]) -> SimulationReport:
+    stderr = Console(stderr=True)
+    columns = (TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=stderr, transient=True, disable=not stderr.is_terminal) as progress:
+        task = progress.add_task("matches", total=games)
+        return run_simulation(game, seats, games, seed, variant, on_match=lambda _: progress.advance(task))
+
+
+def _bar(fraction: float, style: str) -> Text:
+    filled = round(max(0.0, min(1.0, fraction)) * BAR_WIDTH)
+    return Text("█" * filled + "·" * (BAR_WIDTH - filled), style=style)
+
+
+def render_report(game: Game, report: SimulationReport) -> Panel:
+    """The report as a panel of tables, for a game designer to read."""
+    summariser = summariser_for(game)
+    variant = ", ".join(f"{k}={v}" for k, v in report.variant.items()) or "none"
+    heading = Text.assemble(
+        (f"{report.games} random matches", "bold"), f" of {game.name}, {report.players} players, ",
+        f"variant {variant}, seeds {report.seed}..{report.seed + report.games - 1}\n",
+        (f"{report.games_per_second:,.0f} matches/s", "bold green"), f" ({report.seconds:.2f} s in-process)",
+    )
+
+    length = Table(title="Match length", title_justify="left", show_edge=False)
+    for name in ("turns: mean", "stdev", "min", "max", "decisions: mean"):
+        length.add_column(name, justify="right")
+    length.add_row(
+        f"{report.turns_mean:.1f}", f"{report.turns_stdev:.1f}", str(min(report.turns)),
+        str(max(report.turns)), f"{sum(report.decisions) / report.games:.1f}",
+    )
+
+    ends = Table(title="How matches ended", title_justify="left", show_edge=False)
+    ends.add_column("end")
+    ends.add_column("share", justify="right")
+    ends.add_column("")
+    for reason, share in report.end_reasons.items():
+        ends.add_row(summariser.end_labels.get(reason, reason), f"{share:.1%}", _bar(share, "cyan"))
+
+    seats = Table(title="Win share per seat (shared wins split)", title_justify="left", show_edge=False)
+    seats.add_column("seat", justify="right")
+    seats.add_column("win share", justify="right")
+    seats.add_column("±95 %", justify="right")
+    seats.add_column(f"vs fair {1 / report.players:.1%}", justify="right")
+    seats.add_column("")
+    fair = 1 / report.players
+    for seat, (share, err) in enumerate(zip(report.seat_win_share, report.seat_win_share_stderr)):
+        margin = 1.96 * err
+        off = share - fair
+        style = "red" if abs(off) > margin else "green"
+        seats.add_row(str(seat), f"{share:.1%}", f"{margin:.1%}", Text(f"{off:+.1%}", style=style),
+                      _bar(share, "magenta"))
+
+    parts: list[Table | Text] = [heading, Text(), length, Text(), ends, Text(), seats]
+    if report.fact_means:
+        facts = Table(title="Per match (mean)", title_justify="left", show_edge=False)
+        facts.add_column("figure")
+        facts.add_column("mean", justify="right")
+        for key, value in report.fact_means.items():
+            shown = " / ".join(f"{v:.2f}" for v in value) if isinstance(value, tuple) else f"{value:.2f}"
+            facts.add_row(summariser.fact_labels.get(key, key), shown)
+        parts += [Text(), facts]
+    if any(abs(s - fair) > 1.96 * e for s, e in zip(report.seat_win_share, report.seat_win_share_stderr)):
+        parts += [Text(), Text("A red seat is outside the 95 % interval of a fair share.", style="dim")]
+    elif report.games < 400:
+        parts += [Text(), Text("Few matches: intervals are wide; try --games 2000.", style="dim")]
+    return Panel(Group(*parts), title=f"referee simulate — {game.name}", expand=False)

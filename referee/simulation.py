@@ -1,0 +1,251 @@
+"""In-process simulation of many random matches: the balance study behind `referee simulate`.
+
+A game designer asks "does seat 0 win too often?", "how do matches end?",
+"how long do they last?". This module answers by playing N matches of any
+registered game with uniformly random legal decisions, entirely in-process
+(no bots, no gRPC), and aggregating what happened.
+
+The loop is game-neutral: it only uses the `referee.games` interface
+(`new_state`, `to_act`, `legal_actions`, `apply_unchecked`, `outcome`). What a
+game's matches are worth reporting beyond that (Gnadenlos!'s winner field and
+nuggets, Saboteur's win share per role) comes from a small per-game
+`Summariser` registered in `SUMMARISERS`; a game without one still gets turns
+(counted as decisions), end reasons and seat win shares.
+
+Reproducibility: match i is dealt from seed `seed + i` and its decisions are
+drawn from a `random.Random` seeded from that same match seed (through
+`derive_seed`, so the decision stream is independent of the game's own chance
+streams). Same arguments, same report, apart from the timing.
+
+Rules cited: G-9.1 (end reasons A/B/C), G-9.4 (ranking, shared places),
+G-9.5 (the safety valve, counted as `safety_valve`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.games import Game, Outcome, State
+from referee.games.base import derive_seed
+
+FactValue = float | tuple[float, ...]
+"""A per-match figure: one number, or one number per seat."""
+
+
+@dataclass(frozen=True)
+class Summariser:
+    """What one game adds to the game-neutral report.
+
+    `turns(state)` counts the turns of a finished match in the game's own
+    sense (None: count decisions instead); `facts(state, outcome)` returns per-match figures whose means the
+    report shows (a key `x` becomes `x_mean` in the JSON, a per-seat tuple is
+    averaged seat by seat). `end_reasons` lists the reasons the game can end
+    with, in display order, so a reason that never happened still shows as 0 %.
+    """
+
+    end_reasons: tuple[str, ...] = ()
+    end_labels: Mapping[str, str] = field(default_factory=dict)
+    turns: Callable[[State], int] | None = None
+    facts: Callable[[State, Outcome], Mapping[str, FactValue]] = lambda state, outcome: {}
+    fact_labels: Mapping[str, str] = field(default_factory=dict)
+
+
+def _gnadenlos_turns(state: State) -> int:
+    return int(state.observe(0).turn)  # type: ignore[attr-defined]
+
+
+def _gnadenlos_facts(state: State, outcome: Outcome) -> dict[str, FactValue]:
+    """G-9.4: the winners' final field and nuggets (averaged over a shared win)."""
+    observation: Any = state.observe(0)  # fields and nuggets are public (G-10)
+    winners = sorted(outcome.winners())
+    return {
+        "winner_field": statistics.fmean(observation.fields[s] for s in winners),
+        "winner_nuggets": statistics.fmean(observation.nuggets[s] for s in winners),
+    }
+
+
+GNADENLOS_SUMMARISER = Summariser(
+    end_reasons=("vultures", "undertaker", "goal", "safety_valve"),
+    end_labels={
+        "vultures": "A: a third vulture",
+        "undertaker": "B: the undertaker reached the end",
+        "goal": "C: a hat reached the goal",
+        "safety_valve": "safety valve (stalled or turn limit)",
+    },
+    turns=_gnadenlos_turns,
+    facts=_gnadenlos_facts,
+    fact_labels={"winner_field": "winner's final field", "winner_nuggets": "winner's nuggets"},
+)
+
+SUMMARISERS: dict[str, Summariser] = {"gnadenlos": GNADENLOS_SUMMARISER}
+"""Game name -> its summariser. A game adds itself here to enrich the report."""
+
+
+DEFAULT_SUMMARISER = Summariser()
+"""For a game without its own summariser: turns are counted as decisions."""
+
+
+def summariser_for(game: Game) -> Summariser:
+    return SUMMARISERS.get(game.name, DEFAULT_SUMMARISER)
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One finished random match."""
+
+    seed: int
+    decisions: int
+    turns: int
+    end_reason: str
+    ranks: tuple[int, ...]
+    facts: Mapping[str, FactValue]
+
+
+def play_random_match(
+    game: Game, players: int, seed: int, variant: Mapping[str, str] | None = None
+) -> MatchSummary:
+    """Play one match with uniformly random legal decisions.
+
+    Uses `apply_unchecked`: every action is drawn from `legal_actions`, so the
+    legality check of `apply` would only repeat work (the conformance tests
+    check `apply` itself). Raises ValueError for bad seats or variant.
+    """
+    state = game.new_state(players, seed, variant)
+    rng = random.Random(derive_seed(seed, "simulate-decisions"))
+    decisions = 0
+    while not state.is_terminal():
+        deciding = sorted(state.to_act())
+        state.apply_unchecked({seat: rng.choice(state.legal_actions(seat)) for seat in deciding})
+        decisions += len(deciding)
+    outcome = state.outcome()
+    summariser = summariser_for(game)
+    turns = decisions if summariser.turns is None else summariser.turns(state)
+    return MatchSummary(seed, decisions, turns, outcome.reason, outcome.ranks, summariser.facts(state, outcome))
+
+
+def win_shares(ranks: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's share of one match's win: 1/k for each of k tied winners (G-9.4)."""
+    winners = sum(1 for r in ranks if r == 0)
+    return tuple(1.0 / winners if r == 0 else 0.0 for r in ranks)
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """The aggregate of a simulation; `to_json()` is the `--json` output."""
+
+    game: str
+    players: int
+    variant: Mapping[str, str]
+    seed: int
+    games: int
+    seconds: float
+    turns: tuple[int, ...]
+    decisions: tuple[int, ...]
+    end_reasons: Mapping[str, float]
+    seat_win_share: tuple[float, ...]
+    seat_win_share_stderr: tuple[float, ...]
+    fact_means: Mapping[str, FactValue]
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def turns_mean(self) -> float:
+        return statistics.fmean(self.turns)
+
+    @property
+    def turns_stdev(self) -> float:
+        return statistics.pstdev(self.turns)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.game,
+            "games": self.games,
+            "players": self.players,
+            "variant": dict(self.variant),
+            "seed": self.seed,
+            "seconds": self.seconds,
+            "games_per_second": self.games_per_second,
+            "turns_mean": self.turns_mean,
+            "turns_stdev": self.turns_stdev,
+            "turns_min": min(self.turns),
+            "turns_max": max(self.turns),
+            "decisions_mean": statistics.fmean(self.decisions),
+            "end_reasons": dict(self.end_reasons),
+            "seat_win_share": list(self.seat_win_share),
+            "seat_win_share_stderr": list(self.seat_win_share_stderr),
+        }
+        for key, value in self.fact_means.items():
+            data[f"{key}_mean"] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+def _mean_fact(values: list[FactValue]) -> FactValue:
+    if isinstance(values[0], tuple):
+        return tuple(statistics.fmean(column) for column in zip(*values))
+    return statistics.fmean(values)  # type: ignore[arg-type]
+
+
+def summarise(
+    game: Game, players: int, variant: Mapping[str, str], seed: int, matches: Sequence[MatchSummary], seconds: float
+) -> SimulationReport:
+    """Aggregate finished matches into a report (needs at least one match)."""
+    if not matches:
+        raise ValueError("a report needs at least one match")
+    count = len(matches)
+    reasons = Counter(m.end_reason for m in matches)
+    ordered = list(summariser_for(game).end_reasons) + sorted(set(reasons) - set(summariser_for(game).end_reasons))
+    shares = [win_shares(m.ranks) for m in matches]
+    per_seat = list(zip(*shares))
+    stderr = tuple(statistics.pstdev(column) / math.sqrt(count) for column in per_seat)
+    fact_keys = list(matches[0].facts)
+    return SimulationReport(
+        game=game.name,
+        players=players,
+        variant=dict(variant),
+        seed=seed,
+        games=count,
+        seconds=seconds,
+        turns=tuple(m.turns for m in matches),
+        decisions=tuple(m.decisions for m in matches),
+        end_reasons={reason: reasons[reason] / count for reason in ordered},
+        seat_win_share=tuple(statistics.fmean(column) for column in per_seat),
+        seat_win_share_stderr=stderr,
+        fact_means={key: _mean_fact([m.facts[key] for m in matches]) for key in fact_keys},
+    )
+
+
+def simulate(
+    game: Game,
+    players: int,
+    games: int,
+    seed: int,
+    variant: Mapping[str, str] | None = None,
+    on_match: Callable[[MatchSummary], None] | None = None,
+) -> SimulationReport:
+    """Play `games` random matches (match i from seed `seed + i`) and report.
+
+    Raises ValueError for a bad number of players or variant, before playing.
+    `on_match` is called after each match (a progress bar hooks in here).
+    """
+    if games < 1:
+        raise ValueError(f"the number of matches must be at least 1, not {games}")
+    game.check_seats(players)
+    full_variant = game.check_variant(variant)
+    matches: list[MatchSummary] = []
+    start = time.perf_counter()
+    for i in range(games):
+        summary = play_random_match(game, players, seed + i, full_variant)
+        matches.append(summary)
+        if on_match is not None:
+            on_match(summary)
+    seconds = time.perf_counter() - start
+    return summarise(game, players, full_variant, seed, matches, seconds)
