@@ -658,8 +658,17 @@ class GnadenlosState(State):
         self.phase = None
         hand = self.iou_hands[seat]
         cards: list[int] = []
+        known = self.iou_known
         for colour, value in action.ious:
-            card = min(c for c in hand if IOU_COLOUR[c] == colour and IOU_VALUE[c] == value)
+            # G-6.4/G-10: of equal cards, bid the one known to the most seats (the
+            # first in hand order among those): bidding a privately known twin
+            # instead would show the others that a public twin is still held.
+            # Hand order, not instance ids, breaks ties, so a state restored
+            # from JSON plays on identically.
+            card = max(
+                (c for c in hand if IOU_COLOUR[c] == colour and IOU_VALUE[c] == value),
+                key=lambda c: known[c].bit_count(),
+            )
             hand.remove(card)
             self.iou_known[card] = self._all
             cards.append(card)

@@ -1,0 +1,75 @@
+"""Every registered game passes the game-neutral conformance suite
+(referee.games.conformance), for each seat count it supports and each value of
+each variant option."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from referee.games import load_game
+from referee.games.base import game_names
+from referee.games.conformance import ConformanceError, check_game
+
+
+def _cases() -> list[tuple[str, int, dict[str, str] | None]]:
+    """(game, seats, variant): the default rules at every seat count, and each
+    non-default variant value at the smallest and largest table."""
+    cases: list[tuple[str, int, dict[str, str] | None]] = []
+    for name in game_names():
+        game = load_game(name)
+        for seats in range(game.min_seats, game.max_seats + 1):
+            cases.append((name, seats, None))
+        for option, values in game.variant_options.items():
+            for value in values[1:]:
+                for seats in sorted({game.min_seats, game.max_seats}):
+                    cases.append((name, seats, {option: value}))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "seats", "variant"), _cases())
+def test_random_matches_keep_the_engine_contract(name: str, seats: int, variant: dict[str, str] | None) -> None:
+    report = check_game(name, seats, range(3), variant)
+    assert report.matches == 3
+    assert report.decisions > 0
+
+
+def test_large_seeds_are_checked_for_leaks() -> None:
+    """Seeds big enough to recognise are searched for in observations and events."""
+    report = check_game("gnadenlos", 4, [2**62 + 12345, 987654321987], {"setup": "advanced"})
+    assert report.matches == 2
+
+
+def test_a_broken_game_fails_the_suite() -> None:
+    """The suite can fail: an observation that shows the top card of the hidden
+    adventurer deck differs between determinizations and is caught."""
+    from referee.games.gnadenlos.game import Gnadenlos
+    from referee.games.gnadenlos.state import GnadenlosState
+
+    class LeakyState(GnadenlosState):
+        def observe(self, seat: int):  # type: ignore[no-untyped-def]
+            honest = super().observe(seat)
+            top = self.adv_deck[-1]
+            return dataclasses.replace(
+                honest,
+                adv_deck_known=tuple(sorted({*honest.adv_deck_known, top})),
+                adv_deck_unknown=honest.adv_deck_unknown - (top not in honest.adv_deck_known),
+            )
+
+    class LeakyGame(Gnadenlos):
+        name = "gnadenlos-leaky"
+
+        def new_state(self, seats, seed, variant=None):  # type: ignore[no-untyped-def]
+            return _leaky(super().new_state(seats, seed, variant), LeakyState)
+
+        def determinize(self, observation, rng):  # type: ignore[no-untyped-def]
+            return _leaky(super().determinize(observation, rng), LeakyState)
+
+    with pytest.raises(ConformanceError, match="determinization"):
+        check_game(LeakyGame(), 3, [1])
+
+
+def _leaky(state: object, cls: type) -> object:
+    state.__class__ = cls
+    return state
