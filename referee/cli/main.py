@@ -15,6 +15,10 @@ import click
 
 COMMANDS: dict[str, str] = {
     "simulate": "referee.cli.simulate:simulate",
+    "submit": "ladder.cli:submit",
+    "bots": "ladder.cli:bots",
+    "ladder": "ladder.cli:ladder",
+    "table": "ladder.cli:table",
 }
 """Command name -> "module:attribute" of its click command."""
 

@@ -1,0 +1,206 @@
+"""The ladder's commands: `referee submit`, `bots`, `ladder` and `table`.
+
+Registered in referee/cli/main.py's lazy command table; each command opens
+the store (default `$REFEREE_DATA/ladder.sqlite` or `./data/ladder.sqlite`)
+and turns every expected failure into one clear error line.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ladder.store import Store, StoreError, default_db_path
+
+DEFAULT_GAME = "gnadenlos"
+DEFAULT_MATCHES = 48
+DEFAULT_STABLE_BUDGET = 400
+DEFAULT_MOVE_TIME = 1.0
+
+db_option = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="The ladder database (default: $REFEREE_DATA/ladder.sqlite or ./data/ladder.sqlite).",
+)
+game_option = click.option("--game", default=DEFAULT_GAME, show_default=True, help="The game of the ladder.")
+
+
+@contextmanager
+def open_store(db_path: Path | None) -> Iterator[Store]:
+    """The store, with a bad database file turned into one error line."""
+    try:
+        store = Store(db_path or default_db_path())
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def parse_players(text: str, game: str) -> tuple[int, ...]:
+    """"3", "4" or "3-4" as table sizes the game allows."""
+    from referee.games import load_game
+
+    try:
+        low, _, high = text.partition("-")
+        sizes = tuple(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a player count or range like 3-4", param_hint="--players") from None
+    rules = load_game(game)
+    if not sizes or sizes[0] < rules.min_seats or sizes[-1] > rules.max_seats:
+        raise click.BadParameter(
+            f"{game} is played by {rules.min_seats} to {rules.max_seats} players, not {text}", param_hint="--players"
+        )
+    return sizes
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--name", default=None, help="The bot's ladder name (required unless bot.toml names it).")
+@click.option("--version", "version", default=None, help="The version label (default: bot.toml's, else v1, v2, ...).")
+@click.option("--startup-timeout", default=10.0, show_default=True, help="Seconds the bot gets to answer the handshake.")
+@click.option("--move-time", default=DEFAULT_MOVE_TIME, show_default=True, help="Seconds per decision in the validation match.")
+@game_option
+@db_option
+def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,
+           game: str, db_path: Path | None) -> None:
+    """Validate a bot (executable, or folder with bot.toml) and register it."""
+    from ladder.submission import SubmissionError
+    from ladder.submission import submit as do_submit
+
+    with open_store(db_path) as store:
+        try:
+            done = do_submit(store, path, name=name, version=version, game=game,
+                             startup_timeout=startup_timeout, move_time=move_time)
+        except SubmissionError as exc:
+            raise click.ClickException(str(exc)) from None
+    if done.new:
+        click.echo(f"registered {done.name} version {done.version} (sha256 {done.content_hash[:12]})")
+    else:
+        click.echo(f"{done.name} version {done.version} is already registered with identical content; nothing to do")
+
+
+@click.command()
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def bots(db_path: Path | None, as_json: bool) -> None:
+    """List the registered bots and their versions."""
+    with open_store(db_path) as store:
+        rows = store.bots()
+    if as_json:
+        click.echo(json.dumps([
+            {"id": b.bot_id, "name": b.name, "version": b.version, "kind": b.kind, "active": b.active,
+             "games": list(b.games), "sha256": b.content_hash, "description": b.description,
+             "registered": b.created_at} for b in rows
+        ], indent=2))
+        return
+    table = Table(title="registered bots", title_justify="left")
+    for column in ("name", "version", "kind", "active", "games", "sha256", "registered", "description"):
+        table.add_column(column)
+    for b in rows:
+        table.add_row(b.name, b.version, b.kind, "yes" if b.active else "", ",".join(b.games),
+                      b.content_hash[:12], b.created_at, b.description)
+    Console().print(table)
+
+
+@click.command()
+@click.option("--matches", type=click.IntRange(min=1), default=None,
+              help=f"Matches to play in this run (default {DEFAULT_MATCHES}; with --until-stable the budget, "
+                   f"default {DEFAULT_STABLE_BUDGET}).")
+@click.option("--until-stable", is_flag=True, help="Stop once every adjacent pair is ordered at --confidence.")
+@click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Parallel worker processes (default: the number of CPUs, at most 4).")
+@click.option("--move-time", type=click.FloatRange(min=0.01), default=DEFAULT_MOVE_TIME, show_default=True,
+              help="Seconds per decision (the referee's deadline).")
+@click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
+@click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
+@click.option("--recompute", is_flag=True, help="Recompute ratings from the stored results, compare, and exit.")
+@click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
+@click.option("--seed", type=int, default=None, help="Seed of the matchmaking (tables and deals).")
+@game_option
+@db_option
+def ladder(matches: int | None, until_stable: bool, confidence: float, workers: int | None, move_time: float,
+           players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None, game: str,
+           db_path: Path | None) -> None:
+    """Run the ladder: schedule matches, rate them, show the standings."""
+    from ladder.pool import ProcessPool
+    from ladder.render import LiveView, standings_table
+    from ladder.roster import command_line, register_builtins
+    from ladder.runner import RealRunner
+    from ladder.scheduler import Ladder, LadderConfig, LadderError
+    from ladder.scheduler import recompute as do_recompute
+    from ladder.standings import standings
+    from referee.protocol.client import TimeControl
+
+    sizes = parse_players(players, game)
+    console = Console()
+    with open_store(db_path) as store:
+        if recompute:
+            equal, skills = do_recompute(store, game)
+            if equal:
+                click.echo(f"recomputed the ratings of {len(skills)} bots from {store.match_count(game)} matches: "
+                           "identical to the stored ones")
+            else:
+                store.replace_ratings(game, skills)
+                click.echo("recomputed ratings differed from the stored ones; the stored ones were replaced")
+            return
+        if not no_builtins:
+            register_builtins(store, game)
+        budget = matches or (DEFAULT_STABLE_BUDGET if until_stable else DEFAULT_MATCHES)
+        config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
+                              sizes=sizes, duplicate=not no_duplicate, seed=seed)
+        factory = functools.partial(RealRunner, store.records_dir, TimeControl(move_time=move_time),
+                                    store.root / "logs")
+        pool = ProcessPool(workers or min(os.cpu_count() or 1, 4), factory)
+        with LiveView(store, game, budget, console=console) as view:
+            runner = Ladder(store, pool, config, lambda bot: command_line(bot, store), on_update=view.update)
+            try:
+                status = runner.run()
+            except LadderError as exc:
+                raise click.ClickException(str(exc)) from None
+        console.print(standings_table(standings(store, game), f"{game} ladder"))
+        sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
+        console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
+                      f"records in {store.records_dir}")
+        if status.interrupted:
+            console.print(f"stopped by Ctrl-C: finished matches are kept; {status.discarded} running ones were "
+                          "discarded and will be played on the next run")
+        if until_stable:
+            console.print(f"stable at {confidence:.0%}: {'yes' if status.stable else 'no (budget spent)'}")
+
+
+@click.command()
+@db_option
+@game_option
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
+@click.option("--h2h", is_flag=True, help="Add the head-to-head matrix.")
+@click.option("--seats", is_flag=True, help="Add the win share per seat position.")
+@click.option("--all", "include_retired", is_flag=True, help="Include older versions of each bot.")
+def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool) -> None:
+    """Show the standings of the ladder."""
+    from ladder.render import h2h_table, seats_table, standings_table
+    from ladder.standings import standings, to_json
+
+    with open_store(db_path) as store:
+        if as_json:
+            click.echo(json.dumps(to_json(store, game, h2h=h2h, seats=seats, include_retired=include_retired),
+                                  indent=2))
+            return
+        rows = standings(store, game, include_retired=include_retired)
+        console = Console()
+        console.print(standings_table(rows, f"{game} ladder: {store.match_count(game)} matches"))
+        console.print("P(> next): probability that the bot is truly stronger than the one below it, "
+                      "Φ((μ1−μ2)/√(σ1²+σ2²))")
+        if h2h:
+            console.print(h2h_table(store, game, rows))
+        if seats:
+            console.print(seats_table(store, game))

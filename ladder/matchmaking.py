@@ -1,0 +1,129 @@
+"""Matchmaking: which bots meet next, in which seats, on which deal.
+
+A table is chosen to teach the ratings the most: each candidate table is
+scored by how uncertain its bots still are (mean sigma relative to the
+initial sigma), how few matches they have played and how long ago (so a new
+or neglected bot is pulled in), times TrueSkill's match quality (an even
+table says more about the order of its bots than a lopsided one).
+
+Seats: with duplicate deals a table of N bots plays one deal (seed) N times,
+once per cyclic seat rotation, so every bot holds every seat once and the
+luck of the cards cancels out; without duplicates the one match gets the
+seating that evens out each bot's seat counts. Over many matches every bot
+plays every seat position about equally either way.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import trueskill
+
+from ladder.ratings import Skill, match_quality
+
+MAX_CANDIDATES = 2000
+"""Tables scored per decision; larger rosters are sampled (the score is a
+heuristic, so a good sample finds a near-best table)."""
+
+JITTER = 0.05
+"""Random noise added to each score, so equal tables take turns."""
+
+SEED_BITS = 62
+"""Seeds fit SQLite's signed 64-bit integers."""
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """What matchmaking knows about a bot besides its rating."""
+
+    matches: int = 0
+    last_seq: int = 0
+    """The `seq` of its latest match (0 if none): staleness is measured in
+    matches played since."""
+    seat_counts: Mapping[tuple[int, int], int] | None = None
+    """(table size, seat) -> matches played there."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One planned duplicate set (or a single match): `rotations[r][s]` is
+    the bot id in seat s of the r-th match; all share `seed`."""
+
+    set_id: str
+    seed: int
+    rotations: tuple[tuple[int, ...], ...]
+
+
+def table_score(
+    env: trueskill.TrueSkill, bots: Sequence[int], skills: Mapping[int, Skill],
+    stats: Mapping[int, BotStats], latest_seq: int,
+) -> float:
+    """How much a match between `bots` would teach the ratings."""
+    chosen = [skills[b] for b in bots]
+    uncertainty = sum(s.sigma for s in chosen) / (len(chosen) * env.sigma)
+    novelty = sum(1 / (1 + stats.get(b, BotStats()).matches) for b in bots) / len(bots)
+    staleness = sum(
+        min(1.0, (latest_seq - stats.get(b, BotStats()).last_seq) / 50) for b in bots
+    ) / len(bots)
+    return match_quality(env, chosen) * (uncertainty + novelty + 0.5 * staleness)
+
+
+def choose_bots(
+    env: trueskill.TrueSkill, roster: Sequence[int], size: int, skills: Mapping[int, Skill],
+    stats: Mapping[int, BotStats], latest_seq: int, rng: random.Random,
+) -> tuple[int, ...]:
+    """The `size` bots (sorted ids) whose match teaches the ratings most.
+
+    Raises ValueError when the roster has fewer than `size` bots."""
+    if len(roster) < size:
+        raise ValueError(f"a {size}-player table needs {size} bots; the roster has {len(roster)}")
+    candidates = list(itertools.combinations(sorted(roster), size))
+    if len(candidates) > MAX_CANDIDATES:
+        candidates = rng.sample(candidates, MAX_CANDIDATES)
+    return max(
+        candidates,
+        key=lambda c: table_score(env, c, skills, stats, latest_seq) + rng.uniform(0, JITTER),
+    )
+
+
+def balanced_seating(bots: Sequence[int], stats: Mapping[int, BotStats]) -> tuple[int, ...]:
+    """The seating of `bots` whose bots have sat least often in their seats."""
+    size = len(bots)
+
+    def load(order: Sequence[int]) -> int:
+        return sum(
+            (stats.get(b, BotStats()).seat_counts or {}).get((size, seat), 0)
+            for seat, b in enumerate(order)
+        )
+
+    return min(itertools.permutations(bots), key=load)
+
+
+def rotations(seating: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Every cyclic seat rotation of `seating`: in rotation r, seat s is
+    played by seating[(s + r) % n], so each bot sits in each seat once."""
+    n = len(seating)
+    return tuple(tuple(seating[(s + r) % n] for s in range(n)) for r in range(n))
+
+
+def plan_table(
+    env: trueskill.TrueSkill, roster: Sequence[int], size: int, skills: Mapping[int, Skill],
+    stats: Mapping[int, BotStats], latest_seq: int, rng: random.Random, *, duplicate: bool,
+) -> Table:
+    """Choose the next table: its bots, seating, deal and (for a duplicate
+    set) all its seat rotations."""
+    bots = choose_bots(env, roster, size, skills, stats, latest_seq, rng)
+    seating = balanced_seating(rng.sample(bots, len(bots)), stats)
+    seats = rotations(seating) if duplicate else (seating,)
+    set_id = uuid.UUID(int=rng.getrandbits(128)).hex[:12]
+    return Table(set_id, rng.getrandbits(SEED_BITS), seats)
+
+
+def next_table_size(sizes: Sequence[int], played: Mapping[int, int]) -> int:
+    """The table size of `sizes` played least so far (so 3- and 4-player
+    tables alternate under `--players 3-4`); the smaller one breaks ties."""
+    return min(sizes, key=lambda n: (played.get(n, 0), n))

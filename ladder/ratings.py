@@ -1,0 +1,119 @@
+"""TrueSkill ratings of multiplayer free-for-all matches.
+
+One explicit `trueskill.TrueSkill` environment (never the package's global
+`setup()`), one-player teams, `env.rate(groups, ranks)` with equal ranks for
+ties. A bot that forfeited is placed last (below every bot that did not),
+whatever place the referee's fallback policy reached with its seat: a
+forfeit is the bot's own failure and must never pay.
+
+The confidence that one bot is truly stronger than another compares their
+*skills*, not one match's performances: P = Phi((mu1 - mu2) / sqrt(s1^2 + s2^2)).
+The match-performance noise beta is left out on purpose: with it the formula
+answers "how likely does the upper bot finish ahead in the next match", a
+question whose answer stays near 50-70% however many matches are played,
+so a stopping rule built on it would never stop.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import trueskill
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = SIGMA / 2
+TAU = SIGMA / 100
+DRAW_PROBABILITY = 0.02
+"""Gnadenlos! breaks ties by nuggets, so shared places are rare; the package
+default (10%) would model draws that almost never happen."""
+
+
+def make_env() -> trueskill.TrueSkill:
+    """The ladder's TrueSkill environment (the package defaults except the
+    draw probability). `backend=None` keeps the pure-Python normal functions,
+    so stored and recomputed ratings agree to the last bit on every machine."""
+    return trueskill.TrueSkill(
+        mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, draw_probability=DRAW_PROBABILITY, backend=None
+    )
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: 99.7% sure the true skill is at least this."""
+        return self.mu - 3 * self.sigma
+
+
+def rated_places(ranks: Sequence[int], forfeits: Sequence[str | None]) -> tuple[int, ...]:
+    """The places used for rating: the referee's ranks, with every forfeiting
+    seat moved below all the others (forfeits tie among themselves).
+
+    Places are dense from 0 so ties keep sharing a place."""
+    played = sorted({r for r, f in zip(ranks, forfeits) if f is None})
+    dense = {r: i for i, r in enumerate(played)}
+    last = len(played)
+    return tuple(last if f is not None else dense[r] for r, f in zip(ranks, forfeits))
+
+
+def rate_match(
+    env: trueskill.TrueSkill, skills: Sequence[Skill], places: Sequence[int]
+) -> list[Skill]:
+    """New skills of a match's bots (seat order) after they finished in `places`."""
+    groups = [(env.create_rating(mu=s.mu, sigma=s.sigma),) for s in skills]
+    rated = env.rate(groups, ranks=list(places))
+    return [Skill(group[0].mu, group[0].sigma) for group in rated]
+
+
+def replay_ratings(
+    env: trueskill.TrueSkill, matches: Iterable[tuple[Sequence[int], Sequence[int]]]
+) -> dict[int, Skill]:
+    """Ratings after rating `matches` (bot ids by seat, places) in order, from
+    the initial rating: what `referee ladder --recompute` compares with the
+    stored ratings."""
+    skills: dict[int, Skill] = {}
+    initial = Skill(env.mu, env.sigma)
+    for bot_ids, places in matches:
+        new = rate_match(env, [skills.get(b, initial) for b in bot_ids], places)
+        skills.update(zip(bot_ids, new))
+    return skills
+
+
+def prob_stronger(upper: Skill, lower: Skill) -> float:
+    """The probability that `upper`'s true skill exceeds `lower`'s (skills
+    are independent normal beliefs; beta is left out, see the module doc)."""
+    spread = math.sqrt(upper.sigma**2 + lower.sigma**2)
+    if spread == 0:
+        return 1.0 if upper.mu > lower.mu else 0.5
+    return 0.5 * (1 + math.erf((upper.mu - lower.mu) / (spread * math.sqrt(2))))
+
+
+def match_quality(env: trueskill.TrueSkill, skills: Sequence[Skill]) -> float:
+    """TrueSkill's draw-based match quality of a table (1 = perfectly even)."""
+    return float(env.quality([(env.create_rating(mu=s.mu, sigma=s.sigma),) for s in skills]))
+
+
+def adjacent_confidences(ordered: Sequence[Skill]) -> list[float]:
+    """For each adjacent pair of a ranking, P(the upper one is truly stronger)."""
+    return [prob_stronger(a, b) for a, b in zip(ordered, ordered[1:])]
+
+
+def is_stable(ordered: Sequence[Skill], confidence: float) -> bool:
+    """Every adjacent pair is separated at `confidence` (the --until-stable test)."""
+    return all(p >= confidence for p in adjacent_confidences(ordered))
+
+
+def initial_skill(env: trueskill.TrueSkill) -> Skill:
+    return Skill(env.mu, env.sigma)
+
+
+def skills_equal(a: Mapping[int, Skill], b: Mapping[int, Skill]) -> bool:
+    """Exact equality: recompute repeats the same float operations in the
+    same order, so anything but bit-equality is a bug."""
+    return dict(a) == dict(b)

@@ -1,0 +1,106 @@
+"""Rich renderings of the ladder: standings, head-to-head, seats, live view."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ladder.scheduler import RunStatus
+from ladder.standings import Standing, head_to_head, seat_shares, standings
+from ladder.store import Store
+
+LIVE_REFRESH = 0.5
+"""Seconds between live standings rebuilds (each reads the store)."""
+
+
+def standings_table(rows: Sequence[Standing], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    for name, justify in [
+        ("#", "right"), ("bot", "left"), ("version", "left"), ("mu", "right"), ("sigma", "right"),
+        ("mu-3σ", "right"), ("matches", "right"), ("wins", "right"), ("avg place", "right"),
+        ("forfeits", "right"), ("last played", "left"), ("P(> next)", "right"),
+    ]:
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in rows:
+        table.add_row(
+            str(r.rank), r.bot if r.active else f"[dim]{r.bot}[/dim]", r.version, f"{r.mu:.2f}",
+            f"{r.sigma:.2f}", f"[bold]{r.conservative:.2f}[/bold]", str(r.matches), str(r.wins),
+            f"{r.average_place:.2f}" if r.average_place is not None else "-", str(r.forfeits),
+            (r.last_played or "-").replace("T", " ").replace("+00:00", ""),
+            f"{r.p_above_next:.0%}" if r.p_above_next is not None else "",
+        )
+    return table
+
+
+def h2h_table(store: Store, game: str, rows: Sequence[Standing]) -> Table:
+    """Row bot finished ahead of column bot in this share of their matches."""
+    pairs = head_to_head(store, game)
+    table = Table(title="head to head: how often the row bot finished ahead of the column bot",
+                  title_justify="left")
+    table.add_column("")
+    for r in rows:
+        table.add_column(r.bot, justify="right")
+    for a in rows:
+        cells = []
+        for b in rows:
+            ahead, together = pairs.get((a.bot_id, b.bot_id), (0, 0))
+            cells.append("" if a.bot_id == b.bot_id else f"{ahead / together:.0%} ({together})" if together else "-")
+        table.add_row(a.bot, *cells)
+    return table
+
+
+def seats_table(store: Store, game: str) -> Table:
+    table = Table(title="win share per seat", title_justify="left")
+    for name in ("players", "seat", "matches", "wins", "win share"):
+        table.add_column(name, justify="right")
+    for size, seats in seat_shares(store, game).items():
+        for s in seats:
+            share = s["win_share"]
+            table.add_row(str(size), str(s["seat"]), str(s["matches"]), str(s["wins"]),
+                          f"{share:.0%}" if share is not None else "-")
+    return table
+
+
+class LiveView:
+    """A progress bar over the run's budget and the standings, redrawn as
+    matches finish."""
+
+    def __init__(self, store: Store, game: str, budget: int, *, console: Any = None) -> None:
+        self.store = store
+        self.game = game
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+        )
+        self.task = self.progress.add_task("matches", total=budget, note="")
+        self.live = Live(self._render(), console=console, refresh_per_second=4, transient=True)
+        self._drawn = 0.0
+
+    def _render(self) -> RenderableType:
+        rows = standings(self.store, self.game)
+        return Group(self.progress, standings_table(rows, f"{self.game} ladder (live)"))
+
+    def __enter__(self) -> "LiveView":
+        self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.live.__exit__(*exc)
+
+    def update(self, status: RunStatus) -> None:
+        note = f"running {status.running}"
+        if status.failed:
+            note += f", {status.failed} failed (retried)"
+        if status.stable:
+            note += ", stable"
+        self.progress.update(self.task, completed=status.played, note=note)
+        now = time.monotonic()
+        if now - self._drawn >= LIVE_REFRESH:
+            self._drawn = now
+            self.live.update(self._render())

@@ -1,0 +1,103 @@
+"""Plays a ladder match through the referee's public API, with warm bots.
+
+A `RealRunner` lives in one worker process for the whole ladder run and
+keeps one started `BotProcess` per bot version, reused match after match
+(starting a Python bot costs about 0.1 s of imports; a match of random bots
+costs less than that); a bot whose process died is restarted before its
+next match.
+
+Fault attribution: a bot's own failure during a match (crash, timeouts,
+illegal answers) is a forfeit recorded by the referee in the MatchResult
+and rated. Everything else (a RefereeError, a bot that cannot even be
+started, the machine out of memory, processes or file handles) is raised as
+`NotRated`, retried by the scheduler and never rated.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+from collections import OrderedDict
+from pathlib import Path
+
+from ladder.tasks import BotSpec, MatchTask, NotRated, PlayedMatch
+from referee.match import RefereeError, run_match
+from referee.process import BotProcess
+from referee.protocol.client import BotFault, TimeControl
+
+log = logging.getLogger(__name__)
+
+RESOURCE_ERRNOS = frozenset({errno.ENOMEM, errno.EMFILE, errno.ENFILE, errno.ENOSPC, errno.EAGAIN})
+
+MAX_WARM = 12
+"""Warm bot processes kept per worker; the least recently used is closed
+beyond this (a large roster must not start hundreds of idle processes)."""
+
+
+class RealRunner:
+    """Plays matches with warm bot processes; see the module doc."""
+
+    def __init__(self, records_dir: Path | None, time_control: TimeControl, logs_dir: Path | None = None) -> None:
+        self.records_dir = records_dir
+        self.time_control = time_control
+        self.logs_dir = logs_dir
+        self._warm: OrderedDict[int, BotProcess] = OrderedDict()
+
+    def play(self, task: MatchTask) -> PlayedMatch:
+        """Play `task` to the end. Raises NotRated for failures that are not
+        a bot's."""
+        bots = [self._bot(spec) for spec in task.bots]
+        record_path = None
+        if self.records_dir is not None:
+            self.records_dir.mkdir(parents=True, exist_ok=True)
+            record_path = self.records_dir / f"{task.match_id}.jsonl"
+        try:
+            result = run_match(
+                task.game, bots, seed=task.seed, variant=task.variant, time_control=self.time_control,
+                record_path=record_path, match_id=task.match_id,
+            )
+        except RefereeError as exc:
+            raise NotRated("referee_error", str(exc)) from exc
+        except MemoryError as exc:
+            raise NotRated("resources", "out of memory") from exc
+        except OSError as exc:
+            if exc.errno in RESOURCE_ERRNOS:
+                raise NotRated("resources", str(exc)) from exc
+            raise NotRated("referee_error", f"{type(exc).__name__}: {exc}") from exc
+        return PlayedMatch(
+            match_id=task.match_id, game=task.game, set_id=task.set_id, rotation=task.rotation,
+            seed=task.seed, variant=dict(task.variant), bot_ids=task.bot_ids, ranks=tuple(result.ranks),
+            forfeits=tuple(s.forfeit for s in result.seats), strikes=tuple(s.strikes for s in result.seats),
+            end_reason=result.end_reason, decisions=result.decisions, seconds=result.seconds,
+            record_path=str(record_path) if record_path is not None else None,
+            summary=json.loads(json.dumps(dict(result.summary), default=str)),
+        )
+
+    def _bot(self, spec: BotSpec) -> BotProcess:
+        """The warm process of `spec`, started or restarted as needed."""
+        bot = self._warm.pop(spec.bot_id, None)
+        if bot is not None and not bot.alive:
+            bot.close()
+            bot = None
+        if bot is None:
+            log_path = self.logs_dir / f"{spec.label}-{os.getpid()}.log" if self.logs_dir is not None else None
+            try:
+                bot = BotProcess.start(list(spec.command), label=spec.label, log_path=log_path)
+            except BotFault as exc:
+                raise NotRated("bot_start", f"{spec.label}: {exc.detail or exc}") from exc
+            except OSError as exc:
+                kind = "resources" if exc.errno in RESOURCE_ERRNOS else "bot_start"
+                raise NotRated(kind, f"{spec.label}: {exc}") from exc
+        self._warm[spec.bot_id] = bot
+        while len(self._warm) > MAX_WARM:
+            _, oldest = self._warm.popitem(last=False)
+            oldest.close()
+        return bot
+
+    def close(self) -> None:
+        """Stop every warm bot process (each one's whole process tree)."""
+        while self._warm:
+            _, bot = self._warm.popitem()
+            bot.close()

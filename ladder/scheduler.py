@@ -1,0 +1,272 @@
+"""The ladder run: plan tables, hand matches to workers, rate each result.
+
+One ladder process owns the ratings: workers only play matches and send
+back results; this loop rates each one as it arrives and stores it in one
+transaction (so ratings follow the order matches were stored in, which is
+what a recompute replays).
+
+Resuming: a duplicate set is written to the store (`planned`) before its
+first match is played; a run first plays what earlier runs left planned, so
+a killed or interrupted ladder picks up where it stopped. A match that is
+already stored is never rated again (its id is a unique key).
+
+Failures that are not a bot's (`MatchFailed`) are recorded and the match is
+retried up to `max_attempts` times, never rated. Ctrl-C stops the run:
+finished matches are kept; running ones are discarded and stay planned.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ladder import matchmaking
+from ladder.matchmaking import BotStats
+from ladder.pool import Pool
+from ladder.ratings import Skill, initial_skill, is_stable, make_env, rate_match, rated_places, replay_ratings
+from ladder.store import BotRow, Store
+from ladder.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
+
+MAX_CONSECUTIVE_FAILURES = 6
+"""Failed matches in a row (no success in between) after which the run
+gives up: something is wrong with the machine or a bot cannot start."""
+
+
+class LadderError(Exception):
+    """The ladder cannot run (too few bots, matches keep failing)."""
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    game: str = "gnadenlos"
+    matches: int = 48
+    """Matches to play in this run (the budget, also with until_stable)."""
+    until_stable: bool = False
+    confidence: float = 0.95
+    sizes: tuple[int, ...] = (3, 4)
+    duplicate: bool = True
+    variant: dict[str, str] = field(default_factory=dict)
+    seed: int | None = None
+    max_attempts: int = 3
+
+
+@dataclass
+class RunStatus:
+    """What the live view shows; updated after every finished match."""
+
+    budget: int
+    played: int = 0
+    failed: int = 0
+    abandoned: int = 0
+    running: int = 0
+    stable: bool = False
+    interrupted: bool = False
+    discarded: int = 0
+    rating_seconds: float = 0.0
+    storage_seconds: float = 0.0
+    match_seconds: float = 0.0
+    last: PlayedMatch | None = None
+    last_failure: MatchFailed | None = None
+    sizes: Counter[int] = field(default_factory=Counter)
+
+
+@dataclass
+class _Tally:
+    """A bot's match count, latest match and seat counts, kept up to date."""
+
+    matches: int = 0
+    last_seq: int = 0
+    seats: Counter[tuple[int, int]] = field(default_factory=Counter)
+
+
+class Ladder:
+    """One ladder run over a store, playing through a pool of workers."""
+
+    def __init__(
+        self, store: Store, pool: Pool, config: LadderConfig,
+        command_of: Callable[[BotRow], list[str]],
+        on_update: Callable[[RunStatus], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.pool = pool
+        self.config = config
+        self.command_of = command_of
+        self.on_update = on_update or (lambda status: None)
+        self.env = make_env()
+        self.rng = random.Random(config.seed)
+        self.skills: dict[int, Skill] = store.ratings(config.game)
+        self.stats: dict[int, _Tally] = {}
+        self.latest_seq = 0
+        self._load_stats()
+        self.queue: deque[MatchTask] = deque(self._resumed_tasks())
+        self.status = RunStatus(budget=config.matches)
+        self._dispatched: set[str] = set()
+        self._consecutive_failures = 0
+        self._tables: Counter[int] = Counter()
+
+    # -- state ----------------------------------------------------------------
+
+    def _load_stats(self) -> None:
+        for row in self.store.seat_rows(self.config.game):
+            self._count_seat(row.bot_id, row.num_seats, row.seat, row.seq)
+
+    def _count_seat(self, bot_id: int, num_seats: int, seat: int, seq: int) -> None:
+        tally = self.stats.setdefault(bot_id, _Tally())
+        tally.matches += 1
+        tally.last_seq = seq
+        tally.seats[(num_seats, seat)] += 1
+        self.latest_seq = max(self.latest_seq, seq)
+
+    def _bot_stats(self) -> dict[int, BotStats]:
+        return {b: BotStats(t.matches, t.last_seq, dict(t.seats)) for b, t in self.stats.items()}
+
+    def skill(self, bot_id: int) -> Skill:
+        return self.skills.get(bot_id, initial_skill(self.env))
+
+    def roster(self) -> list[BotRow]:
+        """The active bots that play this game."""
+        return [b for b in self.store.bots(active_only=True) if self.config.game in b.games]
+
+    def ranking(self) -> list[int]:
+        """Active bot ids, best first (by the conservative rating)."""
+        ids = [b.bot_id for b in self.roster()]
+        return sorted(ids, key=lambda b: -self.skill(b).conservative)
+
+    def stable(self) -> bool:
+        order = [self.skill(b) for b in self.ranking()]
+        return len(order) >= 2 and is_stable(order, self.config.confidence)
+
+    # -- planning -------------------------------------------------------------
+
+    def _spec(self, bot: BotRow) -> BotSpec:
+        return BotSpec(bot.bot_id, bot.label, tuple(self.command_of(bot)))
+
+    def _resumed_tasks(self) -> list[MatchTask]:
+        specs: dict[int, BotSpec] = {}
+        tasks = []
+        for p in self.store.planned(self.config.game):
+            bots = tuple(specs.setdefault(b, self._spec(self.store.bot(b))) for b in p["bot_ids"])
+            tasks.append(MatchTask(p["match_id"], p["game"], p["set_id"], p["rotation"], p["seed"],
+                                   p["variant"], bots, attempt=p["attempts"] + 1))
+        return tasks
+
+    def plan_next(self) -> None:
+        """Choose the next table and store its matches as planned."""
+        roster = {b.bot_id: b for b in self.roster()}
+        sizes = [n for n in self.config.sizes if n <= len(roster)]
+        if not sizes:
+            raise LadderError(
+                f"the ladder needs at least {min(self.config.sizes)} bots for {self.config.game}; "
+                f"it has {len(roster)}: submit more with `referee submit`"
+            )
+        size = matchmaking.next_table_size(sizes, self._tables)
+        self._tables[size] += 1
+        skills = {b: self.skill(b) for b in roster}
+        table = matchmaking.plan_table(
+            self.env, list(roster), size, skills, self._bot_stats(), self.latest_seq, self.rng,
+            duplicate=self.config.duplicate,
+        )
+        specs = {b: self._spec(roster[b]) for b in table.rotations[0]}
+        tasks = [
+            MatchTask(f"{self.config.game}-{table.set_id}-{r}", self.config.game, table.set_id, r,
+                      table.seed, dict(self.config.variant), tuple(specs[b] for b in seating))
+            for r, seating in enumerate(table.rotations)
+        ]
+        self.store.plan(tasks)
+        self.queue.extend(tasks)
+
+    def _may_dispatch(self) -> bool:
+        if len(self._dispatched) >= self.config.matches:
+            return False
+        return not (self.config.until_stable and self.status.stable)
+
+    def _dispatch(self) -> None:
+        while self.pool.idle() > 0:
+            retry = bool(self.queue) and self.queue[0].match_id in self._dispatched
+            if not retry and not self._may_dispatch():
+                return
+            if not self.queue:
+                self.plan_next()
+            task = self.queue.popleft()
+            self._dispatched.add(task.match_id)
+            self.pool.submit(task)
+
+    # -- results --------------------------------------------------------------
+
+    def _rate(self, played: PlayedMatch) -> None:
+        if self.store.has_match(played.match_id):
+            return
+        started = time.perf_counter()
+        before = [self.skill(b) for b in played.bot_ids]
+        places = rated_places(played.ranks, played.forfeits)
+        after = rate_match(self.env, before, places)
+        rated = time.perf_counter()
+        self.store.record_match(played, places, before, after)
+        self.status.storage_seconds += time.perf_counter() - rated
+        self.status.rating_seconds += rated - started
+        self.status.match_seconds += played.seconds
+        self.skills.update(zip(played.bot_ids, after))
+        self.latest_seq += 1
+        for seat, bot_id in enumerate(played.bot_ids):
+            self._count_seat(bot_id, len(played.bot_ids), seat, self.latest_seq)
+        self.status.played += 1
+        self.status.sizes[len(played.bot_ids)] += 1
+        self.status.last = played
+        self._consecutive_failures = 0
+
+    def _fail(self, failed: MatchFailed) -> None:
+        task = failed.task
+        abandon = task.attempt >= self.config.max_attempts
+        self.store.record_failure(task.match_id, task.attempt, failed.kind, failed.detail, abandon=abandon)
+        self.status.failed += 1
+        self.status.last_failure = failed
+        self._consecutive_failures += 1
+        if abandon:
+            self.status.abandoned += 1
+        else:
+            self.queue.appendleft(MatchTask(
+                task.match_id, task.game, task.set_id, task.rotation, task.seed, task.variant, task.bots,
+                attempt=task.attempt + 1,
+            ))
+        if self._consecutive_failures >= MAX_CONSECUTIVE_FAILURES:
+            raise LadderError(
+                f"{self._consecutive_failures} matches in a row failed; the last: {failed.kind}: {failed.detail}"
+            )
+
+    # -- the run --------------------------------------------------------------
+
+    def run(self) -> RunStatus:
+        """Play until the budget is spent (or the ratings are stable with
+        until_stable); Ctrl-C stops cleanly. Raises LadderError."""
+        interrupted = False
+        try:
+            self.status.stable = self.stable()
+            self._dispatch()
+            while self.pool.running():
+                for outcome in self.pool.poll(0.25):
+                    if isinstance(outcome, PlayedMatch):
+                        self._rate(outcome)
+                    else:
+                        self._fail(outcome)
+                self.status.stable = self.stable()
+                self._dispatch()
+                self.status.running = len(self.pool.running())
+                self.on_update(self.status)
+        except KeyboardInterrupt:
+            interrupted = True
+            self.status.interrupted = True
+            self.status.discarded = len(self.pool.running())
+        finally:
+            self.pool.close(interrupt=interrupted or bool(self.pool.running()))
+        self.status.running = 0
+        return self.status
+
+
+def recompute(store: Store, game: str) -> tuple[bool, dict[int, Skill]]:
+    """Replay every stored result of `game` through TrueSkill in the order
+    it was rated. Returns (equal to the stored ratings, the recomputed ones)."""
+    recomputed = replay_ratings(make_env(), store.rated_results(game))
+    return recomputed == store.ratings(game), recomputed

@@ -1,0 +1,126 @@
+"""The ladder database schema and its ordered migrations.
+
+The schema version lives in a `schema_version` table; each migration is a
+function that moves the schema from version n-1 to n and runs inside the same
+transaction that bumps the version, so a database is always at exactly one
+known version. Add a migration by appending a function to `MIGRATIONS`; never
+edit one that has shipped.
+
+Every table that holds results or ratings has a `game` column, so Saboteur
+ratings live beside Gnadenlos! ones without a schema change.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+APPLICATION_ID = "bot-referee-ladder"
+"""Written into `meta`; tells our database apart from any other SQLite file."""
+
+
+def _execute_all(conn: sqlite3.Connection, script: str) -> None:
+    """Run each statement of `script` in the caller's transaction.
+
+    Not `executescript`: that commits first, and a migration must land
+    together with its version bump or not at all.
+    """
+    for statement in script.split(";\n"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def _v1_initial(conn: sqlite3.Connection) -> None:
+    _execute_all(
+        conn,
+        """
+        CREATE TABLE meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE bots (
+            id           INTEGER PRIMARY KEY,
+            name         TEXT NOT NULL,
+            version      TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            kind         TEXT NOT NULL CHECK (kind IN ('builtin', 'submitted')),
+            command      TEXT NOT NULL,          -- JSON list of tokens
+            folder       TEXT,                   -- relative to the store root; NULL for built-ins
+            games        TEXT NOT NULL,          -- JSON list of game names
+            description  TEXT NOT NULL DEFAULT '',
+            active       INTEGER NOT NULL DEFAULT 1,
+            created_at   TEXT NOT NULL,
+            UNIQUE (name, version)
+        );
+        CREATE TABLE ratings (
+            game   TEXT NOT NULL,
+            bot_id INTEGER NOT NULL REFERENCES bots (id),
+            mu     REAL NOT NULL,
+            sigma  REAL NOT NULL,
+            PRIMARY KEY (game, bot_id)
+        );
+        CREATE TABLE matches (
+            seq         INTEGER PRIMARY KEY AUTOINCREMENT,  -- rating order
+            match_id    TEXT NOT NULL UNIQUE,               -- exactly-once key
+            game        TEXT NOT NULL,
+            set_id      TEXT NOT NULL,
+            rotation    INTEGER NOT NULL,
+            seed        INTEGER NOT NULL,
+            variant     TEXT NOT NULL,
+            num_seats   INTEGER NOT NULL,
+            end_reason  TEXT NOT NULL,
+            decisions   INTEGER NOT NULL,
+            seconds     REAL NOT NULL,
+            record_path TEXT,
+            summary     TEXT NOT NULL,
+            finished_at TEXT NOT NULL
+        );
+        CREATE TABLE match_seats (
+            match_id TEXT NOT NULL REFERENCES matches (match_id),
+            seat     INTEGER NOT NULL,
+            bot_id   INTEGER NOT NULL REFERENCES bots (id),
+            rank     INTEGER NOT NULL,   -- the referee's ranking
+            place    INTEGER NOT NULL,   -- the rated ranking (forfeits last)
+            forfeit  TEXT,               -- the bot's own fault, if any
+            strikes  INTEGER NOT NULL,
+            PRIMARY KEY (match_id, seat)
+        );
+        CREATE INDEX match_seats_bot ON match_seats (bot_id);
+        CREATE TABLE rating_history (
+            match_id     TEXT NOT NULL REFERENCES matches (match_id),
+            game         TEXT NOT NULL,
+            bot_id       INTEGER NOT NULL REFERENCES bots (id),
+            mu_before    REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after     REAL NOT NULL,
+            sigma_after  REAL NOT NULL,
+            PRIMARY KEY (match_id, bot_id)
+        );
+        CREATE TABLE planned (
+            match_id   TEXT PRIMARY KEY,
+            game       TEXT NOT NULL,
+            set_id     TEXT NOT NULL,
+            rotation   INTEGER NOT NULL,
+            seed       INTEGER NOT NULL,
+            variant    TEXT NOT NULL,
+            bot_ids    TEXT NOT NULL,      -- JSON list, seat order
+            attempts   INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE failures (
+            id       INTEGER PRIMARY KEY,
+            match_id TEXT NOT NULL,
+            attempt  INTEGER NOT NULL,
+            kind     TEXT NOT NULL,       -- referee_error | worker_crash | resources | bot_start
+            detail   TEXT NOT NULL,
+            at       TEXT NOT NULL
+        );
+        """
+    )
+    conn.execute("INSERT INTO meta (key, value) VALUES ('application_id', ?)", (APPLICATION_ID,))
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial]
+"""MIGRATIONS[n-1] moves the schema from version n-1 to version n."""
+
+LATEST_VERSION = len(MIGRATIONS)

@@ -1,0 +1,360 @@
+"""The ladder's persistent store: bots, planned matches, results, ratings.
+
+SQLite by default (one file in a data folder, WAL mode so `referee table`
+can read while a ladder writes). All SQL of the ladder lives in this module
+and `ladder.schema`, so another SQL database can take its place later.
+
+Durability rules:
+- one transaction per finished match: the match, its seats, the rating
+  updates and their history land together or not at all, and the planned
+  row is removed in the same transaction;
+- the match id is a unique key, so a match is rated exactly once even if a
+  crashed ladder plays it again after a restart.
+
+Files next to the database: `records/` (one JSON Lines record per match, for
+`referee replay`) and `bots/` (the submitted bots, one folder per version).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ladder.ratings import Skill
+from ladder.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
+from ladder.tasks import MatchTask, PlayedMatch
+
+DATA_ENV = "REFEREE_DATA"
+DB_NAME = "ladder.sqlite"
+
+
+class StoreError(Exception):
+    """The database cannot be used (not SQLite, not ours, too new, locked).
+
+    The message is one line that says what is wrong and what to do."""
+
+
+def default_db_path() -> Path:
+    """`$REFEREE_DATA/ladder.sqlite`, else `./data/ladder.sqlite`."""
+    return Path(os.environ.get(DATA_ENV) or "data") / DB_NAME
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class BotRow:
+    bot_id: int
+    name: str
+    version: str
+    content_hash: str
+    kind: str
+    command: tuple[str, ...]
+    folder: str | None
+    games: tuple[str, ...]
+    description: str
+    active: bool
+    created_at: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of one stored match (joined with the match's facts)."""
+
+    match_id: str
+    seq: int
+    num_seats: int
+    seat: int
+    bot_id: int
+    rank: int
+    place: int
+    forfeit: str | None
+    finished_at: str
+
+
+class Store:
+    """A ladder database and the folders beside it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.root = self.path.parent
+        self.records_dir = self.root / "records"
+        self.bots_dir = self.root / "bots"
+        self._conn = self._connect()
+
+    # -- opening ---------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path} is not a ladder database ({exc}); move it away or pass --db with another path"
+            ) from None
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "schema_version" not in tables:
+            raise StoreError(
+                f"{self.path} is an SQLite database of another program; pass --db with another path"
+            )
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
+            version = row[0] if row else 0
+            if version > LATEST_VERSION:
+                raise StoreError(
+                    f"{self.path} has schema version {version}, newer than this program knows "
+                    f"({LATEST_VERSION}); upgrade bot-referee"
+                )
+            for number in range(version + 1, LATEST_VERSION + 1):
+                MIGRATIONS[number - 1](conn)
+            if row is None:
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (LATEST_VERSION,))
+            else:
+                conn.execute("UPDATE schema_version SET version = ?", (LATEST_VERSION,))
+            app = conn.execute("SELECT value FROM meta WHERE key = 'application_id'").fetchone()
+            if app is None or app[0] != APPLICATION_ID:
+                raise StoreError(f"{self.path} is not a ladder database; pass --db with another path")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: everything inside lands, or nothing does."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def schema_version(self) -> int:
+        return int(self._conn.execute("SELECT version FROM schema_version").fetchone()[0])
+
+    # -- bots -------------------------------------------------------------
+
+    def add_bot(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        name: str,
+        version: str,
+        content_hash: str,
+        kind: str,
+        command: Sequence[str],
+        folder: str | None,
+        games: Sequence[str],
+        description: str = "",
+    ) -> int:
+        """Insert a bot version (inside the caller's transaction) and make it
+        the active version of its name."""
+        conn.execute("UPDATE bots SET active = 0 WHERE name = ?", (name,))
+        cur = conn.execute(
+            "INSERT INTO bots (name, version, content_hash, kind, command, folder, games, description,"
+            " active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
+            (name, version, content_hash, kind, json.dumps(list(command)), folder,
+             json.dumps(list(games)), description, now_iso()),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def bots(self, *, active_only: bool = False) -> list[BotRow]:
+        sql = "SELECT * FROM bots" + (" WHERE active = 1" if active_only else "") + " ORDER BY name, id"
+        return [self._bot_row(r) for r in self._rows(sql)]
+
+    def bot_versions(self, name: str) -> list[BotRow]:
+        return [self._bot_row(r) for r in self._rows("SELECT * FROM bots WHERE name = ? ORDER BY id", (name,))]
+
+    def bot(self, bot_id: int) -> BotRow:
+        rows = self._rows("SELECT * FROM bots WHERE id = ?", (bot_id,))
+        if not rows:
+            raise KeyError(bot_id)
+        return self._bot_row(rows[0])
+
+    @staticmethod
+    def _bot_row(r: sqlite3.Row) -> BotRow:
+        return BotRow(
+            r["id"], r["name"], r["version"], r["content_hash"], r["kind"],
+            tuple(json.loads(r["command"])), r["folder"], tuple(json.loads(r["games"])),
+            r["description"], bool(r["active"]), r["created_at"],
+        )
+
+    # -- ratings ------------------------------------------------------------
+
+    def ratings(self, game: str) -> dict[int, Skill]:
+        rows = self._rows("SELECT bot_id, mu, sigma FROM ratings WHERE game = ?", (game,))
+        return {r["bot_id"]: Skill(r["mu"], r["sigma"]) for r in rows}
+
+    def replace_ratings(self, game: str, skills: dict[int, Skill]) -> None:
+        """Overwrite a game's ratings (after `--recompute` found them off)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM ratings WHERE game = ?", (game,))
+            conn.executemany(
+                "INSERT INTO ratings (game, bot_id, mu, sigma) VALUES (?, ?, ?, ?)",
+                [(game, b, s.mu, s.sigma) for b, s in skills.items()],
+            )
+
+    # -- planned matches ----------------------------------------------------
+
+    def plan(self, tasks: Sequence[MatchTask]) -> None:
+        """Store a duplicate set's matches before any of them is played, so a
+        restarted ladder finishes the set."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO planned (match_id, game, set_id, rotation, seed, variant, bot_ids, attempts,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                [(t.match_id, t.game, t.set_id, t.rotation, t.seed, json.dumps(t.variant),
+                  json.dumps(list(t.bot_ids)), now_iso()) for t in tasks],
+            )
+
+    def planned(self, game: str) -> list[dict[str, Any]]:
+        """Planned, unplayed matches of `game`, oldest set first."""
+        rows = self._rows(
+            "SELECT * FROM planned WHERE game = ? ORDER BY created_at, set_id, rotation", (game,)
+        )
+        return [
+            {"match_id": r["match_id"], "game": r["game"], "set_id": r["set_id"],
+             "rotation": r["rotation"], "seed": r["seed"], "variant": json.loads(r["variant"]),
+             "bot_ids": tuple(json.loads(r["bot_ids"])), "attempts": r["attempts"]}
+            for r in rows
+        ]
+
+    def record_failure(self, match_id: str, attempt: int, kind: str, detail: str, *, abandon: bool) -> None:
+        """Note a match that failed for a reason that is not a bot's; it stays
+        planned (to be retried) unless `abandon`."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO failures (match_id, attempt, kind, detail, at) VALUES (?, ?, ?, ?, ?)",
+                (match_id, attempt, kind, detail, now_iso()),
+            )
+            if abandon:
+                conn.execute("DELETE FROM planned WHERE match_id = ?", (match_id,))
+            else:
+                conn.execute("UPDATE planned SET attempts = ? WHERE match_id = ?", (attempt, match_id))
+
+    def failures(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self._rows("SELECT * FROM failures ORDER BY id")]
+
+    # -- results --------------------------------------------------------------
+
+    def has_match(self, match_id: str) -> bool:
+        return bool(self._rows("SELECT 1 FROM matches WHERE match_id = ?", (match_id,)))
+
+    def record_match(
+        self, played: PlayedMatch, places: Sequence[int], before: Sequence[Skill], after: Sequence[Skill]
+    ) -> bool:
+        """Store a finished match, its seats and its rating updates in one
+        transaction. Returns False (and changes nothing) if the match id is
+        already stored: exactly-once."""
+        with self.transaction() as conn:
+            if conn.execute("SELECT 1 FROM matches WHERE match_id = ?", (played.match_id,)).fetchone():
+                return False
+            conn.execute(
+                "INSERT INTO matches (match_id, game, set_id, rotation, seed, variant, num_seats, end_reason,"
+                " decisions, seconds, record_path, summary, finished_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (played.match_id, played.game, played.set_id, played.rotation, played.seed,
+                 json.dumps(played.variant), len(played.bot_ids), played.end_reason, played.decisions,
+                 played.seconds, played.record_path, json.dumps(played.summary, default=str), now_iso()),
+            )
+            for seat, bot_id in enumerate(played.bot_ids):
+                conn.execute(
+                    "INSERT INTO match_seats (match_id, seat, bot_id, rank, place, forfeit, strikes)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (played.match_id, seat, bot_id, played.ranks[seat], places[seat],
+                     played.forfeits[seat], played.strikes[seat]),
+                )
+                conn.execute(
+                    "INSERT INTO rating_history (match_id, game, bot_id, mu_before, sigma_before, mu_after,"
+                    " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (played.match_id, played.game, bot_id, before[seat].mu, before[seat].sigma,
+                     after[seat].mu, after[seat].sigma),
+                )
+                conn.execute(
+                    "INSERT INTO ratings (game, bot_id, mu, sigma) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (game, bot_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+                    (played.game, bot_id, after[seat].mu, after[seat].sigma),
+                )
+            conn.execute("DELETE FROM planned WHERE match_id = ?", (played.match_id,))
+        return True
+
+    def match_count(self, game: str | None = None) -> int:
+        if game is None:
+            return int(self._conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+        return int(self._conn.execute("SELECT COUNT(*) FROM matches WHERE game = ?", (game,)).fetchone()[0])
+
+    def matches(self, game: str) -> list[dict[str, Any]]:
+        rows = self._rows("SELECT * FROM matches WHERE game = ? ORDER BY seq", (game,))
+        return [dict(r) for r in rows]
+
+    def rated_results(self, game: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(bot ids by seat, rated places) of every match of `game`, in the
+        order they were rated: the input of a recompute."""
+        results: dict[int, tuple[list[int], list[int]]] = {}
+        for r in self._rows(
+            "SELECT m.seq, s.bot_id, s.place FROM matches m JOIN match_seats s USING (match_id)"
+            " WHERE m.game = ? ORDER BY m.seq, s.seat",
+            (game,),
+        ):
+            ids, places = results.setdefault(r["seq"], ([], []))
+            ids.append(r["bot_id"])
+            places.append(r["place"])
+        return [(tuple(ids), tuple(places)) for ids, places in results.values()]
+
+    def seat_rows(self, game: str) -> list[SeatRow]:
+        rows = self._rows(
+            "SELECT m.match_id, m.seq, m.num_seats, m.finished_at, s.seat, s.bot_id, s.rank, s.place,"
+            " s.forfeit FROM matches m JOIN match_seats s USING (match_id) WHERE m.game = ?"
+            " ORDER BY m.seq, s.seat",
+            (game,),
+        )
+        return [
+            SeatRow(r["match_id"], r["seq"], r["num_seats"], r["seat"], r["bot_id"], r["rank"],
+                    r["place"], r["forfeit"], r["finished_at"])
+            for r in rows
+        ]
+
+    def rating_history(self, game: str) -> list[dict[str, Any]]:
+        rows = self._rows(
+            "SELECT h.* FROM rating_history h JOIN matches m USING (match_id) WHERE h.game = ?"
+            " ORDER BY m.seq, h.bot_id",
+            (game,),
+        )
+        return [dict(r) for r in rows]
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        cur = self._conn.execute(sql, params)
+        cur.row_factory = sqlite3.Row
+        return cur.fetchall()

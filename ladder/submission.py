@@ -1,0 +1,258 @@
+"""Submitting a bot to the ladder: check it, copy it in, register it.
+
+A submission is an executable file (a binary or a script with a shebang
+line), or a folder with a `bot.toml` manifest:
+
+    name = "greedy"                 # optional if --name is given
+    command = "python bot.py"       # run from the folder; python = the ladder's interpreter
+    games = ["gnadenlos"]
+    version = "1.2"                 # optional
+    description = "Takes the biggest pile"   # optional
+
+The bot is copied into a staging folder inside the store, content-hashed,
+started from there, asked the handshake and made to play one short match
+against two built-in random bots. Only if all of that passes is the staging
+folder moved into place and the bot inserted, in one transaction: a failed
+submission leaves the store exactly as it was. An identical resubmission
+(same name, same content hash) is recognised and not registered again; a
+changed one becomes a new version.
+
+Every failure is a `SubmissionError` whose message is one line: what is
+wrong and how to fix it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+import tomllib
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ladder.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
+from ladder.store import Store
+
+MANIFEST = "bot.toml"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+MANIFEST_KEYS = {"name": str, "command": str, "games": list, "version": str, "description": str}
+VALIDATION_SEED = 20240601
+"""The deal of the validation match (fixed, so a failure can be reproduced)."""
+
+
+class SubmissionError(Exception):
+    """A submission was refused; the message says why and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Manifest:
+    name: str | None
+    command: tuple[str, ...]
+    games: tuple[str, ...]
+    version: str | None
+    description: str
+
+
+@dataclass(frozen=True)
+class Submitted:
+    bot_id: int
+    name: str
+    version: str
+    content_hash: str
+    new: bool
+    """False when an identical bot was already registered under this name."""
+
+
+def read_manifest(folder: Path) -> Manifest:
+    """Parse and check `folder/bot.toml`. Raises SubmissionError."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise SubmissionError(f"{folder} has no {MANIFEST}; add one with name, command and games (see docs/ladder.md)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SubmissionError(f"{path} is not valid TOML ({exc}); fix its syntax") from None
+    unknown = sorted(set(data) - set(MANIFEST_KEYS))
+    if unknown:
+        raise SubmissionError(
+            f"{path}: unknown key {unknown[0]!r}; allowed keys are {', '.join(sorted(MANIFEST_KEYS))}"
+        )
+    for key, kind in MANIFEST_KEYS.items():
+        if key in data and not isinstance(data[key], kind):
+            raise SubmissionError(f"{path}: {key} must be a {'list of strings' if kind is list else 'string'}")
+    for key in ("command", "games"):
+        if key not in data:
+            raise SubmissionError(f"{path} has no {key!r}; add e.g. "
+                                  + ('command = "python bot.py"' if key == "command" else 'games = ["gnadenlos"]'))
+    if not all(isinstance(g, str) for g in data["games"]) or not data["games"]:
+        raise SubmissionError(f"{path}: games must be a non-empty list of game names, e.g. [\"gnadenlos\"]")
+    try:
+        command = tuple(split_command(data["command"]))
+    except ValueError as exc:
+        raise SubmissionError(f"{path}: command cannot be split into words ({exc}); check its quotes") from None
+    if not command:
+        raise SubmissionError(f"{path}: command is empty; say how to start the bot, e.g. \"python bot.py\"")
+    return Manifest(data.get("name"), command, tuple(data["games"]), data.get("version"),
+                    data.get("description", ""))
+
+
+def content_hash(folder: Path) -> str:
+    """SHA-256 over every file's relative path, executable bit and bytes."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0")
+        digest.update(b"x" if os.access(path, os.X_OK) else b"-")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _check_program(command: Sequence[str], folder: Path, where: str) -> None:
+    """The first word of the command must be something that can run."""
+    program = command[0]
+    local = folder / program
+    if program in PYTHON_NAMES:
+        return
+    if not Path(program).is_absolute() and local.exists():
+        if not local.is_file() or not os.access(local, os.X_OK):
+            raise SubmissionError(f"{where}: {program} is not executable; run chmod +x {program}")
+        return
+    if shutil.which(program) is None:
+        raise SubmissionError(f"{where}: program {program!r} not found in the bot's folder or on PATH")
+
+
+def _stage(path: Path, store: Store) -> tuple[Path, Manifest]:
+    """Copy the submission into a fresh staging folder of the store."""
+    if not path.exists():
+        raise SubmissionError(f"{path} does not exist; give the path of your bot's executable or of a folder with {MANIFEST}")
+    if path.is_dir():
+        manifest = read_manifest(path)
+        _check_program(manifest.command, path, str(path / MANIFEST))
+    else:
+        if not os.access(path, os.X_OK):
+            raise SubmissionError(f"{path} is not executable; run chmod +x {path} (and give it a #! line), "
+                                  f"or submit a folder with a {MANIFEST}")
+        manifest = Manifest(None, (path.name,), (), None, "")
+    staging = store.bots_dir / ".incoming" / uuid.uuid4().hex
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir():
+        shutil.copytree(path, staging, symlinks=False)
+    else:
+        staging.mkdir()
+        shutil.copy2(path, staging / path.name)
+    return staging, manifest
+
+
+def _version(requested: str | None, existing: Sequence[str]) -> str:
+    if requested is None:
+        number = len(existing) + 1
+        while f"v{number}" in existing:
+            number += 1
+        return f"v{number}"
+    if not NAME_PATTERN.match(requested):
+        raise SubmissionError(f"version {requested!r} must be 1-40 letters, digits, '.', '_' or '-'")
+    return requested
+
+
+def validate(command: list[str], label: str, game: str, *, startup_timeout: float, move_time: float) -> None:
+    """Start the bot, check its handshake and make it play one match against
+    two built-in random bots. Raises SubmissionError."""
+    from referee.builtins import resolve_bot_command
+    from referee.match import RefereeError, run_match
+    from referee.process import BotProcess
+    from referee.protocol.client import BotFault, TimeControl
+
+    logs = Path(tempfile.mkdtemp(prefix="referee-submit-"))
+    log_path = logs / f"{label}.log"
+    started = []
+    try:
+        try:
+            bot = BotProcess.start(command, label=label, startup_timeout=startup_timeout, log_path=log_path)
+        except BotFault as exc:
+            raise SubmissionError(
+                f"{label} did not start and answer the handshake within {startup_timeout:g}s "
+                f"({exc.reason}: {exc.detail}); its output is in {log_path}"
+            ) from None
+        started.append(bot)
+        if game not in bot.info.games:
+            raise SubmissionError(
+                f"{label} says it plays {list(bot.info.games)}, not {game}; list {game} in its handshake"
+            )
+        for i in range(2):
+            started.append(BotProcess.start(resolve_bot_command("random"), label=f"random-{i}"))
+        try:
+            result = run_match(game, started, seed=VALIDATION_SEED, time_control=TimeControl(move_time=move_time),
+                               match_id=f"validate-{label}")
+        except RefereeError as exc:
+            raise SubmissionError(f"the referee failed while validating {label} (not your bot's fault: {exc}); try again") from None
+        seat = result.seats[0]
+        if seat.forfeit is not None:
+            raise SubmissionError(
+                f"{label} forfeited its validation match ({seat.forfeit}); its output is in {log_path}"
+            )
+    finally:
+        for process in started:
+            process.close()
+    shutil.rmtree(logs, ignore_errors=True)
+
+
+def submit(
+    store: Store, path: Path, *, name: str | None, version: str | None, game: str,
+    startup_timeout: float = 10.0, move_time: float = 1.0,
+) -> Submitted:
+    """Check, copy and register a bot (see the module doc). Raises SubmissionError."""
+    staging, manifest = _stage(Path(path), store)
+    try:
+        name = name or manifest.name
+        if name is None:
+            raise SubmissionError("the bot needs a name: pass --name NAME")
+        if not NAME_PATTERN.match(name):
+            raise SubmissionError(f"name {name!r} must be 1-40 letters, digits, '.', '_' or '-', starting with a letter or digit")
+        if name in {n for n, _ in DEFAULT_ROSTER}:
+            raise SubmissionError(f"{name!r} is the name of a built-in bot; choose another --name")
+        if manifest.games and game not in manifest.games:
+            raise SubmissionError(f"{MANIFEST} lists games {list(manifest.games)}, not {game}; add {game!r} to games")
+        digest = content_hash(staging)
+        existing = store.bot_versions(name)
+        for bot in existing:
+            if bot.content_hash == digest:
+                return Submitted(bot.bot_id, name, bot.version, digest, new=False)
+        version = _version(version or manifest.version, [b.version for b in existing])
+        if version in {b.version for b in existing}:
+            raise SubmissionError(f"{name} already has a different version {version}; pass another --version")
+        label = f"{name}@{version}"
+        validate(folder_command(manifest.command, staging), label, game,
+                 startup_timeout=startup_timeout, move_time=move_time)
+        return _register(store, staging, name, version, digest, manifest, game)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        for empty in (staging.parent, staging.parent.parent):
+            if empty.exists() and not any(empty.iterdir()):
+                empty.rmdir()
+
+
+def _register(
+    store: Store, staging: Path, name: str, version: str, digest: str, manifest: Manifest, game: str
+) -> Submitted:
+    """Move the staged bot into place and insert it, together or not at all."""
+    relative = Path("bots") / name / digest[:16]
+    final = store.root / relative
+    final.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with store.transaction() as conn:
+            bot_id = store.add_bot(
+                conn, name=name, version=version, content_hash=digest, kind="submitted",
+                command=manifest.command, folder=str(relative), games=manifest.games or (game,),
+                description=manifest.description,
+            )
+            staging.rename(final)
+    except BaseException:
+        if final.exists() and not any(b.content_hash == digest for b in store.bot_versions(name)):
+            shutil.rmtree(final, ignore_errors=True)
+        if final.parent.exists() and not any(final.parent.iterdir()):
+            final.parent.rmdir()
+        raise
+    return Submitted(bot_id, name, version, digest, new=True)

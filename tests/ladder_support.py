@@ -1,0 +1,68 @@
+"""Helpers for the ladder tests: a fake match runner and bot registration.
+
+The fake runner stands in for the referee so the scheduler, ratings and
+store can be tested quickly and deterministically; the end-to-end tests use
+real bot processes instead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ladder.store import Store
+from ladder.tasks import MatchTask, NotRated, PlayedMatch
+
+
+def add_bots(store: Store, names: Sequence[str], game: str = "gnadenlos") -> list[int]:
+    """Register fake bots (never started: the fake runner plays them)."""
+    ids = []
+    with store.transaction() as conn:
+        for name in names:
+            ids.append(store.add_bot(conn, name=name, version="1", content_hash=f"hash-{name}", kind="submitted",
+                                     command=["fake"], folder=f"bots/{name}", games=[game]))
+    return ids
+
+
+@dataclass
+class FakeRunner:
+    """Ranks the seats by a fixed strength per bot id plus luck drawn from
+    the deal (seed): the same deal gives each bot the same luck whatever
+    its seat, as a duplicate deal should."""
+
+    strength: dict[int, float] = field(default_factory=dict)
+    luck: float = 1.0
+    failures: dict[str, list[str]] = field(default_factory=dict)
+    """match id -> failure kinds to raise on its first attempts."""
+    forfeit: set[int] = field(default_factory=set)
+    played: list[MatchTask] = field(default_factory=list)
+    closed: bool = False
+
+    def play(self, task: MatchTask) -> PlayedMatch:
+        self.played.append(task)
+        pending = self.failures.get(task.match_id)
+        if pending:
+            raise NotRated(pending.pop(0), "injected by the test")
+        rng = random.Random(task.seed)
+        draws = {b: rng.random() for b in sorted(task.bot_ids)}
+        score = [self.strength.get(b, 0.0) + self.luck * draws[b] for b in task.bot_ids]
+        order = sorted(range(len(score)), key=lambda s: -score[s])
+        ranks = [0] * len(score)
+        for place, seat in enumerate(order):
+            ranks[seat] = place
+        forfeits = tuple("crashed" if b in self.forfeit else None for b in task.bot_ids)
+        return PlayedMatch(
+            match_id=task.match_id, game=task.game, set_id=task.set_id, rotation=task.rotation, seed=task.seed,
+            variant=task.variant, bot_ids=task.bot_ids, ranks=tuple(ranks), forfeits=forfeits,
+            strikes=tuple(0 for _ in task.bot_ids), end_reason="goal", decisions=10, seconds=0.01,
+            record_path=None,
+        )
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def open_store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "data" / "ladder.sqlite")
