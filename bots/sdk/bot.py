@@ -1,0 +1,70 @@
+"""The bot author's interface: subclass `Bot`, implement `decide`.
+
+Observations and actions arrive decoded into the engine's own types
+(`GnadenlosObservation`, the action dataclasses), so a search bot can call
+`load_game(match.game).determinize(observation, rng)` directly. A bot object
+lives as long as its process and plays consecutive matches, one at a time.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from referee.games.base import Action, Event, Observation, Outcome
+from referee.protocol.client import TimeControl
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What the referee says about a match when it starts (docs/protocol.md)."""
+
+    match_id: str
+    game: str
+    variant: Mapping[str, str]
+    seat: int
+    num_seats: int
+    seat_names: tuple[str, ...]
+    time_control: TimeControl
+
+
+@dataclass(frozen=True)
+class DecisionContext:
+    """One decision: its match, its request id, and the `time.monotonic()`
+    value by which the answer must be sent (the referee adds a small grace
+    for transport, not for thinking)."""
+
+    match: MatchInfo
+    request_id: int
+    deadline: float
+
+
+class Bot(abc.ABC):
+    """A game-playing bot served by `bots.sdk.serve`.
+
+    Class attributes: `name` (required), `version`, `games` (the games it
+    plays; the handshake reports them).
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[str] = "1"
+    games: ClassVar[tuple[str, ...]] = ("gnadenlos",)
+
+    def on_match_start(self, match: MatchInfo, observation: Observation) -> None:
+        """A match begins; `observation` is the seat's view at the start."""
+
+    @abc.abstractmethod
+    def decide(
+        self, observation: Observation, legal_actions: tuple[Action, ...], context: DecisionContext
+    ) -> Action:
+        """Return one of `legal_actions` (there are at least two) before
+        `context.deadline`. An exception here ends the match stream, which the
+        referee treats as a crash (the seat forfeits)."""
+
+    def on_events(self, events: Sequence[Event]) -> None:
+        """Events this seat may see, in the order they happened."""
+
+    def on_match_end(self, outcome: Outcome) -> None:
+        """The match is over; `outcome.ranks[seat]` is each seat's place."""

@@ -1,0 +1,104 @@
+"""Serve a `Bot` on the Unix socket the referee names (docs/protocol.md).
+
+`create_server(address, bot)` builds the gRPC server (the bot service, the
+standard health service and server reflection, so stock tools such as
+grpcurl and grpc_health_probe can talk to the bot); `serve(bot, argv)` is the
+main function: it reads `--socket PATH` (or REFEREE_BOT_SOCKET), configures
+logging, serves until SIGTERM or SIGINT and then shuts down gracefully.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import stat
+import sys
+import threading
+from collections.abc import Sequence
+from concurrent import futures
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from bots.sdk.bot import Bot
+from bots.sdk.servicer import BotServicer
+from referee.protocol.client import SERVICE
+from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from referee.protocol.pb.tournament.v1 import tournament_pb2_grpc as tgrpc
+
+SOCKET_ENV = "REFEREE_BOT_SOCKET"
+"""The environment variable that names the socket when --socket is absent."""
+
+SHUTDOWN_GRACE = 1.0
+"""Seconds a match stream gets to finish after SIGTERM/SIGINT."""
+
+log = logging.getLogger(__name__)
+
+
+def create_server(address: str, bot: Bot, *, max_workers: int = 4) -> grpc.Server:
+    """A gRPC server for `bot` bound to `address` ("unix:/path"), not started.
+
+    Health reports SERVING for the whole server ("") and for the bot service.
+    """
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="bot"),
+        options=(("grpc.so_reuseport", 0),),
+    )
+    tgrpc.add_BotServicer_to_server(BotServicer(bot), server)
+    health_servicer = health.HealthServicer()
+    for name in ("", SERVICE):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (
+            tpb.DESCRIPTOR.services_by_name["Bot"].full_name,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ),
+        server,
+    )
+    if server.add_insecure_port(address) == 0:
+        raise OSError(f"cannot listen on {address}")
+    return server
+
+
+def _remove_stale_socket(path: str) -> None:
+    """A socket file left by an earlier run would make the bind fail."""
+    try:
+        if stat.S_ISSOCK(os.lstat(path).st_mode):
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Serve a bot on the referee's Unix socket.")
+    parser.add_argument("--socket", default=os.environ.get(SOCKET_ENV), help=f"socket path (default: ${SOCKET_ENV})")
+    parser.add_argument("--log-level", default="WARNING", help="logging level for stderr (default: %(default)s)")
+    args = parser.parse_args(argv)
+    if not args.socket:
+        parser.error(f"give --socket PATH or set {SOCKET_ENV}")
+    return args
+
+
+def serve(bot: Bot, argv: Sequence[str] | None = None) -> None:
+    """Serve `bot` until SIGTERM or SIGINT. A main function: configures logging.
+
+    Several matches are played one after the other on the same `bot` object.
+    """
+    args = _parse(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    _remove_stale_socket(args.socket)
+    server = create_server(f"unix:{args.socket}", bot)
+    server.start()
+    log.info("%s %s serving on %s", bot.name, bot.version, args.socket)
+    stop.wait()
+    log.info("shutting down")
+    server.stop(SHUTDOWN_GRACE).wait()
+    _remove_stale_socket(args.socket)

@@ -1,0 +1,1 @@
+"""The public wire layer of the bot protocol (docs/protocol.md)."""

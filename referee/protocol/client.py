@@ -1,0 +1,411 @@
+"""The referee's side of the bot protocol: one `BotClient` per bot process.
+
+Implements docs/protocol.md from the caller's end. The bot is the gRPC server
+on a Unix socket; this client connects only once the socket exists (so gRPC's
+one-second reconnect backoff never starts), checks health and handshakes with
+unary calls that carry timeouts, then runs each match over one bidirectional
+`Play` stream. Deadlines on the stream are the referee's own timers:
+`receive_decision(timeout=...)` waits on a queue that a reader thread fills,
+so a late answer never blocks the match and is discarded as stale later.
+
+Per-decision path, measured in bench/protocol_bench.py: the `Decide` is
+assembled from cached action bytes (referee.protocol.codec.DecideEncoder), the
+stream's messages are raw bytes (no serializer callbacks), no logging, and one
+thread hop each way beyond gRPC's own (the reader thread, needed for the
+timeout; the request iterator is consumed by gRPC's own thread).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from google.protobuf.message import DecodeError
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from referee.games.base import Action, Event, Observation, Outcome
+from referee.protocol import codec as wire
+from referee.protocol.faults import (
+    BotCrashed,
+    BotFault,
+    BotStartFailed,
+    BotTimeout,
+    IllegalAnswer,
+    MalformedAnswer,
+    ProtocolMismatch,
+    StaleAnswer,
+)
+from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+
+PROTOCOL_VERSION: int = 1
+"""The protocol version this referee speaks (tournament.v1)."""
+
+GRACE: float = 0.05
+"""Seconds added to every deadline for transport (a decision's round trip
+costs well under a millisecond; the rest absorbs scheduling and GC pauses on
+a busy machine). Written into every record with the time control."""
+
+REFEREE_VERSION = "0.1.0"
+SERVICE = "tournament.v1.Bot"
+_PLAY = f"/{SERVICE}/Play"
+_HANDSHAKE = f"/{SERVICE}/Handshake"
+_MAX_ANSWER_BYTES = 1 << 20
+"""A decision is a few dozen bytes; anything near this is hostile."""
+_CLOSE_WAIT = 1.0
+"""Seconds `end_match` waits for the bot to close its side of the stream."""
+
+CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
+    ("grpc.enable_retries", 0),
+    # If the first connect still races the bot's listen, retry within
+    # milliseconds instead of gRPC's default 1 s initial backoff.
+    ("grpc.initial_reconnect_backoff_ms", 10),
+    ("grpc.min_reconnect_backoff_ms", 10),
+    ("grpc.max_reconnect_backoff_ms", 100),
+    ("grpc.max_receive_message_length", _MAX_ANSWER_BYTES),
+    # One connection per bot: never share a subchannel between clients.
+    ("grpc.use_local_subchannel_pool", 1),
+)
+
+__all__ = [
+    "GRACE",
+    "PROTOCOL_VERSION",
+    "BotClient",
+    "BotCrashed",
+    "BotFault",
+    "BotInfo",
+    "BotStartFailed",
+    "BotTimeout",
+    "IllegalAnswer",
+    "MalformedAnswer",
+    "ProtocolMismatch",
+    "StaleAnswer",
+    "TimeControl",
+]
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """What a bot said about itself in the handshake."""
+
+    name: str
+    version: str
+    protocol_version: int
+    games: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Seconds per decision, an optional bank per match, and the grace allowance.
+
+    A decision's deadline is move_time + what is left of the bank; the referee
+    waits that plus `grace` before it calls the answer late.
+    """
+
+    move_time: float = 1.0
+    time_bank: float | None = None
+    grace: float = GRACE
+
+    def to_message(self) -> tpb.TimeControl:
+        return tpb.TimeControl(
+            move_time_ms=_ms(self.move_time),
+            time_bank_ms=None if self.time_bank is None else _ms(self.time_bank),
+            grace_ms=_ms(self.grace),
+        )
+
+    @classmethod
+    def from_message(cls, msg: tpb.TimeControl) -> "TimeControl":
+        bank = msg.time_bank_ms / 1000 if msg.HasField("time_bank_ms") else None
+        return cls(msg.move_time_ms / 1000, bank, msg.grace_ms / 1000)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move_time": self.move_time, "time_bank": self.time_bank, "grace": self.grace}
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
+
+
+class _Closed:
+    """Put on the answer queue by the reader when the stream ends."""
+
+    __slots__ = ("detail",)
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+
+
+_END = object()
+"""Ends the request iterator, which closes the referee's side of the stream."""
+
+
+class _MatchStream:
+    """One `Play` call: a queue of encoded requests out, a queue of raw answers in."""
+
+    def __init__(self, play: grpc.StreamStreamMultiCallable, first: bytes, label: str) -> None:
+        self.requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.requests.put(first)
+        self.answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.asked: set[int] = set()
+        self.call: Any = play(iter(self.requests.get, _END))
+        self.reader = threading.Thread(target=self._read, name=f"bot-stream-{label}", daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        answers = self.answers
+        try:
+            for raw in self.call:
+                answers.put(raw)
+            answers.put(_Closed("the bot closed the match stream"))
+        except grpc.RpcError as exc:
+            answers.put(_Closed(f"the match stream broke: {_status(exc)}"))
+
+    def finish(self, wait: float) -> None:
+        self.requests.put(_END)
+        self.reader.join(wait)
+        if self.reader.is_alive():
+            self.call.cancel()
+            self.reader.join(wait)
+
+
+def _status(exc: grpc.RpcError) -> str:
+    code = exc.code() if hasattr(exc, "code") else None
+    details = exc.details() if hasattr(exc, "details") else None
+    text = f"{code.name if code else 'UNKNOWN'} ({details or 'no details'})"
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+class BotClient:
+    """Talks to one bot process over its Unix socket (docs/protocol.md).
+
+    Not thread-safe: one referee thread drives it. `send_decide` and
+    `receive_decision` are separate so that the referee can ask several seats
+    at once (a simultaneous decision, G-5.4) and then collect each answer.
+    """
+
+    def __init__(self, socket_path: str) -> None:
+        self.socket_path = socket_path
+        self.info: BotInfo | None = None
+        self.stale_answers = 0
+        """Answers to earlier requests discarded during the current match."""
+        self._channel: grpc.Channel | None = None
+        self._play: grpc.StreamStreamMultiCallable | None = None
+        self._stream: _MatchStream | None = None
+        self._codec: wire.GameCodec | None = None
+        self._encoder: wire.DecideEncoder | None = None
+        self._seat = 0
+
+    # ------------------------------------------------------------ start-up
+
+    def wait_ready(self, timeout: float) -> BotInfo:
+        """Wait for the socket, the health check and the handshake.
+
+        Raises BotStartFailed when any of them does not succeed within
+        `timeout` seconds, ProtocolMismatch when the bot speaks a protocol
+        version this referee does not.
+        """
+        deadline = time.monotonic() + timeout
+        _wait_for_socket(self.socket_path, deadline)
+        if self._channel is None:
+            self._channel = grpc.insecure_channel(f"unix:{self.socket_path}", options=CHANNEL_OPTIONS)
+            self._play = self._channel.stream_stream(_PLAY)
+        try:
+            health = health_pb2_grpc.HealthStub(self._channel).Check(
+                health_pb2.HealthCheckRequest(service=SERVICE),
+                timeout=_left(deadline),
+                wait_for_ready=True,
+            )
+        except grpc.RpcError as exc:
+            raise BotStartFailed(f"health check failed: {_status(exc)}") from None
+        if health.status != health_pb2.HealthCheckResponse.SERVING:
+            raise BotStartFailed(f"the bot reports health status {health.status} instead of SERVING")
+        handshake = self._channel.unary_unary(
+            _HANDSHAKE,
+            request_serializer=tpb.HandshakeRequest.SerializeToString,
+            response_deserializer=tpb.HandshakeResponse.FromString,
+        )
+        try:
+            answer = handshake(
+                tpb.HandshakeRequest(protocol_version=PROTOCOL_VERSION, referee_version=REFEREE_VERSION),
+                timeout=_left(deadline),
+            )
+        except grpc.RpcError as exc:
+            raise BotStartFailed(f"handshake failed: {_status(exc)}") from None
+        if answer.protocol_version != PROTOCOL_VERSION:
+            raise ProtocolMismatch(
+                f"the bot speaks protocol version {answer.protocol_version}; "
+                f"this referee speaks version {PROTOCOL_VERSION}"
+            )
+        if not answer.name:
+            raise BotStartFailed("the handshake gives no bot name")
+        self.info = BotInfo(answer.name, answer.version, answer.protocol_version, tuple(answer.games))
+        return self.info
+
+    # ---------------------------------------------------------------- match
+
+    def start_match(
+        self,
+        *,
+        match_id: str,
+        game: str,
+        variant: Mapping[str, str],
+        seat: int,
+        num_seats: int,
+        seat_names: Sequence[str],
+        time_control: TimeControl,
+        observation: Observation,
+    ) -> None:
+        """Open this match's `Play` stream and send `MatchStart`.
+
+        A bot that is already gone shows up as BotCrashed at the first
+        `receive_decision`, not here.
+        """
+        if self._play is None:
+            raise RuntimeError("start_match before wait_ready")
+        self._finish_stream()
+        codec = wire.codec_for(game)
+        if self._codec is not codec:
+            self._codec, self._encoder = codec, wire.DecideEncoder(codec)
+        self._seat = seat
+        self.stale_answers = 0
+        start = tpb.RefereeMessage(
+            match_start=tpb.MatchStart(
+                match_id=match_id,
+                game=game,
+                variant=wire.variant_items(variant),
+                seat=seat,
+                num_seats=num_seats,
+                seat_names=list(seat_names),
+                time_control=time_control.to_message(),
+                observation=wire.game_observation(codec, observation),
+            )
+        )
+        self._stream = _MatchStream(self._play, start.SerializeToString(), f"{match_id}-{seat}")
+
+    def send_decide(
+        self, *, request_id: int, observation: Observation, legal_actions: Sequence[Action], deadline: float
+    ) -> None:
+        """Ask for a decision; `deadline` is the seconds the bot has for it."""
+        stream = self._require_stream()
+        stream.asked.add(request_id)
+        stream.requests.put(
+            self._encoder.encode(request_id, observation, legal_actions, _ms(deadline))  # type: ignore[union-attr]
+        )
+
+    def receive_decision(self, *, request_id: int, legal_actions: Sequence[Action], timeout: float) -> Action:
+        """The legal action the bot chose for `request_id`, matched by value.
+
+        Waits at most `timeout` seconds. Answers to earlier requests are
+        discarded (counted in `stale_answers`). Raises BotTimeout,
+        BotCrashed, IllegalAnswer or MalformedAnswer.
+        """
+        stream = self._require_stream()
+        answers = stream.answers
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                raw = answers.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise BotTimeout(f"no answer to request {request_id} within {timeout:.3f} s") from None
+            if type(raw) is _Closed:
+                answers.put(raw)  # every later call sees the broken stream too
+                raise BotCrashed(raw.detail)
+            decision = _parse_decision(raw)
+            if decision.request_id != request_id:
+                if decision.request_id in stream.asked:
+                    self.stale_answers += 1
+                    continue
+                raise MalformedAnswer(
+                    f"answer to request {decision.request_id}, which was never asked (expected {request_id})"
+                )
+            return _match_legal(self._decode_action(decision), legal_actions)
+
+    def notify(self, events: Sequence[Event]) -> None:
+        """Send events this seat may see (the caller has filtered them)."""
+        if not events:
+            return
+        codec = self._codec
+        message = tpb.RefereeMessage(
+            notify=tpb.Notify(events=[wire.game_event(codec, e) for e in events])  # type: ignore[arg-type]
+        )
+        self._require_stream().requests.put(message.SerializeToString())
+
+    def end_match(self, outcome: Outcome, reason: str) -> None:
+        """Send `MatchEnd` and close this match's stream. Never raises."""
+        stream = self._stream
+        if stream is None:
+            return
+        stream.requests.put(wire.match_end_message(outcome, reason).SerializeToString())
+        self._finish_stream()
+
+    def close(self) -> None:
+        """Close the stream and the channel. Idempotent; never raises."""
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.call.cancel()
+            stream.requests.put(_END)
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
+            self._play = None
+
+    # ------------------------------------------------------------- helpers
+
+    def _require_stream(self) -> _MatchStream:
+        if self._stream is None:
+            raise RuntimeError("no match in progress: call start_match first")
+        return self._stream
+
+    def _finish_stream(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.finish(_CLOSE_WAIT)
+
+    def _decode_action(self, decision: tpb.Decision) -> Action:
+        try:
+            return wire.decode_game_action(self._codec, decision.action)  # type: ignore[arg-type]
+        except (ValueError, TypeError) as exc:
+            raise MalformedAnswer(f"the decision's action is not valid: {exc}") from None
+
+
+def _parse_decision(raw: bytes) -> tpb.Decision:
+    """The Decision in a raw answer. Raises MalformedAnswer."""
+    try:
+        message = tpb.BotMessage.FromString(raw)
+    except DecodeError:
+        raise MalformedAnswer(f"the answer ({len(raw)} bytes) is not a tournament.v1.BotMessage") from None
+    if message.WhichOneof("kind") != "decision":
+        raise MalformedAnswer("the answer carries no decision")
+    if not message.decision.HasField("action"):
+        raise MalformedAnswer("the decision carries no action")
+    return message.decision
+
+
+def _match_legal(action: Action, legal_actions: Sequence[Action]) -> Action:
+    """The offered legal action equal to `action`. Raises IllegalAnswer."""
+    for legal in legal_actions:
+        if legal == action:
+            return legal
+    raise IllegalAnswer(f"{action} is not one of the {len(legal_actions)} legal actions offered")
+
+
+def _left(deadline: float) -> float:
+    return max(0.001, deadline - time.monotonic())
+
+
+def _wait_for_socket(path: str, deadline: float) -> None:
+    """Poll for the socket file; connecting before it exists would start
+    gRPC's reconnect backoff. Raises BotStartFailed at the deadline."""
+    pause = 0.001
+    while not os.path.exists(path):
+        if time.monotonic() >= deadline:
+            raise BotStartFailed(f"the bot did not open its socket {path} in time")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.01)
+
+

@@ -1,0 +1,176 @@
+"""Engine values <-> the `tournament.v1` envelope, for every game.
+
+A game's messages travel in the envelope's oneofs (`GameObservation`,
+`GameAction`, `GameEvent`), whose field name is the game's name. `GameCodec`
+finds the encoder of a game by that name; adding a game (saboteur.v1) means
+adding its proto, its codec module and one line in `_CODECS`.
+
+Per-decision path (`DecideEncoder`): a legal action's bytes are encoded once
+and cached (actions are small frozen values that recur all match long), and
+the `Decide` message is assembled by concatenating encoded fields — the
+protobuf wire format defines a message as a sequence of fields in any order,
+so this is byte for byte a valid `RefereeMessage`. It saves building and
+copying three nested Python message objects per legal action and two copies
+of the observation per decision, measured as the largest costs on that path
+(about 2 us per nested message with the upb runtime).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+from google.protobuf.message import Message
+
+from referee.games.base import Action, Event, InvalidActionError, Observation, Outcome, Seat
+from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+
+
+@dataclass(frozen=True)
+class GameCodec:
+    """How one game's values travel: its oneof field and its message codecs."""
+
+    game: str
+    encode_observation: Callable[[Any], Message]
+    decode_observation: Callable[[Any], Observation]
+    encode_action: Callable[[Action], Message]
+    decode_action: Callable[[Any], Action]
+    encode_event: Callable[[Event], Message]
+    decode_event: Callable[[Any, Seat], Event]
+
+    @classmethod
+    def from_module(cls, game: str, module: ModuleType) -> "GameCodec":
+        return cls(
+            game,
+            module.encode_observation,
+            module.decode_observation,
+            module.encode_action,
+            module.decode_action,
+            module.encode_event,
+            module.decode_event,
+        )
+
+
+def _gnadenlos() -> GameCodec:
+    from referee.protocol import gnadenlos_codec
+
+    return GameCodec.from_module("gnadenlos", gnadenlos_codec)
+
+
+_CODECS: dict[str, Callable[[], GameCodec]] = {"gnadenlos": _gnadenlos}
+
+
+@lru_cache(maxsize=None)
+def codec_for(game: str) -> GameCodec:
+    """The codec of `game`. Raises ValueError for a game without protocol messages."""
+    try:
+        return _CODECS[game]()
+    except KeyError:
+        raise ValueError(f"the protocol has no messages for game {game!r}; known: {sorted(_CODECS)}") from None
+
+
+def protocol_games() -> list[str]:
+    """The games the protocol can carry."""
+    return sorted(_CODECS)
+
+
+# ---------------------------------------------------------------- envelope
+
+
+def game_observation(codec: GameCodec, observation: Observation) -> tpb.GameObservation:
+    return tpb.GameObservation(**{codec.game: codec.encode_observation(observation)})
+
+
+def game_action(codec: GameCodec, action: Action) -> tpb.GameAction:
+    return tpb.GameAction(**{codec.game: codec.encode_action(action)})
+
+
+def game_event(codec: GameCodec, event: Event) -> tpb.GameEvent:
+    return tpb.GameEvent(**{codec.game: codec.encode_event(event)})
+
+
+def _game_field(message: Message, codec: GameCodec, what: str) -> Any:
+    """The game's message inside an envelope oneof. Raises InvalidActionError
+    when the oneof holds another game's message or nothing."""
+    if message.WhichOneof("game") != codec.game:
+        raise InvalidActionError(f"the {what} does not carry a {codec.game} message")
+    return getattr(message, codec.game)
+
+
+def decode_game_observation(codec: GameCodec, message: tpb.GameObservation) -> Observation:
+    return codec.decode_observation(_game_field(message, codec, "observation"))
+
+
+def decode_game_action(codec: GameCodec, message: tpb.GameAction) -> Action:
+    return codec.decode_action(_game_field(message, codec, "action"))
+
+
+def decode_game_event(codec: GameCodec, message: tpb.GameEvent, seat: Seat) -> Event:
+    return codec.decode_event(_game_field(message, codec, "event"), seat)
+
+
+# ------------------------------------------------------ wire-level helpers
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _length_delimited(field: int, payload: bytes) -> bytes:
+    """One length-delimited field (wire type 2) of the protobuf encoding."""
+    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+
+
+_DECIDE_OBSERVATION = tpb.Decide.DESCRIPTOR.fields_by_name["observation"].number
+_DECIDE_LEGAL_ACTIONS = tpb.Decide.DESCRIPTOR.fields_by_name["legal_actions"].number
+_REFEREE_DECIDE = tpb.RefereeMessage.DESCRIPTOR.fields_by_name["decide"].number
+
+
+class DecideEncoder:
+    """Encodes one game's `Decide` messages, with each legal action's bytes cached."""
+
+    def __init__(self, codec: GameCodec, cache_size: int = 8192) -> None:
+        self.codec = codec
+        self._observation_field = tpb.GameObservation.DESCRIPTOR.fields_by_name[codec.game].number
+
+        @lru_cache(maxsize=cache_size)
+        def action_field(action: Action) -> bytes:
+            encoded = game_action(codec, action).SerializeToString()
+            return _length_delimited(_DECIDE_LEGAL_ACTIONS, encoded)
+
+        self.action_field = action_field
+
+    def encode(
+        self, request_id: int, observation: Observation, legal_actions: Sequence[Action], deadline_ms: int
+    ) -> bytes:
+        """The encoded `RefereeMessage{decide: Decide{...}}` of one decision."""
+        observation_bytes = self.codec.encode_observation(observation).SerializeToString()
+        action_field = self.action_field
+        body = b"".join(
+            [
+                tpb.Decide(request_id=request_id, deadline_ms=deadline_ms).SerializeToString(),
+                _length_delimited(
+                    _DECIDE_OBSERVATION, _length_delimited(self._observation_field, observation_bytes)
+                ),
+                *[action_field(a) for a in legal_actions],
+            ]
+        )
+        return _length_delimited(_REFEREE_DECIDE, body)
+
+
+def match_end_message(outcome: Outcome, reason: str) -> tpb.RefereeMessage:
+    return tpb.RefereeMessage(
+        match_end=tpb.MatchEnd(ranks=outcome.ranks, reason=reason, detail=outcome.detail)
+    )
+
+
+def variant_items(variant: Mapping[str, str]) -> dict[str, str]:
+    return {str(k): str(v) for k, v in variant.items()}
