@@ -15,6 +15,8 @@ import click
 
 COMMANDS: dict[str, str] = {
     "simulate": "referee.cli.simulate:simulate",
+    "play": "referee.cli.play:play",
+    "replay": "referee.cli.replay:replay",
     "submit": "ladder.cli:submit",
     "bots": "ladder.cli:bots",
     "ladder": "ladder.cli:ladder",

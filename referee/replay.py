@@ -1,0 +1,145 @@
+"""Re-run a match record from its seed and decisions, and check it.
+
+A record is verified when the engine, dealt from the header's seed and fed
+the recorded decisions one by one, produces exactly the recorded events
+(setup and after every decision: every chance outcome, with the same
+audiences) and the recorded end: end reason, engine ranking, and the final
+ranking after the forfeit rule. The first difference is reported; what
+follows it would only be its consequence.
+
+A seat's view of the match (`SeatView`) is built only from what that seat
+was entitled to: the events whose `visible_to` holds it and its own
+observations (G-10), never from the full state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.games import Event, Game, Observation, State, load_game
+from referee.match import final_ranks
+from referee.records import Entry, MatchRecord, events_json
+
+
+class ReplayMismatch(Exception):
+    """The record does not reproduce: where, and what differs."""
+
+
+@dataclass
+class Step:
+    """One step of a replayed match: the setup (decision None) or a decision,
+    the events it caused, and the observations of every seat after it."""
+
+    index: int
+    decision: Entry | None
+    events: list[Event]
+    observations: list[Observation]
+    forfeits: list[Entry] = field(default_factory=list)
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        """The events `seat` saw (all of them, record-only ones included, for None)."""
+        if seat is None:
+            return list(self.events)
+        return [event for event in self.events if seat in event.visible_to]
+
+
+class Replayer:
+    """Drives a fresh engine state through a record's lines as they come.
+
+    Used both on a finished record (`replay`) and live, fed line by line by
+    the referee (`referee play` renders from it).
+    """
+
+    def __init__(self, header: Entry) -> None:
+        self.header = header
+        self.game: Game = load_game(header["game"])
+        if header["rules_version"] != self.game.rules_version:
+            raise ReplayMismatch(
+                f"the record was played under rules {header['rules_version']!r}; "
+                f"this engine implements {self.game.rules_version!r}")
+        self.num_seats = len(header["seats"])
+        self.state, self.setup_events = _deal(self.game, self.num_seats, header["seed"], header["variant"])
+        self.decisions = 0
+
+    def setup_step(self) -> Step:
+        return Step(0, None, list(self.setup_events), self._observe())
+
+    def apply(self, decision: Entry) -> Step:
+        """Apply one decision line. Raises ReplayMismatch if it is not legal."""
+        self.decisions += 1
+        actions = {line["seat"]: self.game.action_from_json(line["action"]) for line in decision["seats"]}
+        try:
+            events = self.state.apply(actions)
+        except ValueError as exc:
+            raise ReplayMismatch(f"decision {decision.get('n', self.decisions)}: {exc}") from None
+        return Step(self.decisions, decision, events, self._observe())
+
+    def _observe(self) -> list[Observation]:
+        return [self.state.observe(seat) for seat in range(self.num_seats)]
+
+
+def _deal(game: Game, seats: int, seed: int, variant: Any) -> tuple[State, list[Event]]:
+    with_events = getattr(game, "new_state_with_events", None)
+    if with_events is not None:
+        state, events = with_events(seats, seed, variant)
+        return state, list(events)
+    return game.new_state(seats, seed, variant), []
+
+
+def steps(record: MatchRecord) -> Iterator[Step]:
+    """Replay `record` step by step, checking each step's events against it.
+
+    Raises ReplayMismatch at the first difference.
+    """
+    replayer = Replayer(record.header)
+    setup = replayer.setup_step()
+    _same_events("setup", setup.events, record.setup["events"])
+    setup.forfeits = [f for f in record.forfeits if f["decision"] == 0]
+    yield setup
+    for entry in record.decisions:
+        step = replayer.apply(entry)
+        _same_events(f"decision {entry['n']}", step.events, entry["events"])
+        step.forfeits = [f for f in record.forfeits if f["decision"] == entry["n"]]
+        yield step
+    if record.footer is not None:
+        _check_end(record, replayer.state)
+
+
+def verify(record: MatchRecord) -> None:
+    """Raises ReplayMismatch unless the record reproduces exactly, to the end."""
+    for _ in steps(record):
+        pass
+    if record.footer is None:
+        raise ReplayMismatch("the record has no footer: the match did not finish")
+
+
+def _same_events(where: str, replayed: list[Event], recorded: list[Entry]) -> None:
+    ours = events_json(replayed)
+    if ours == recorded:
+        return
+    for index, (mine, theirs) in enumerate(zip(ours, recorded)):
+        if mine != theirs:
+            raise ReplayMismatch(f"{where}, event {index}: the engine gives {mine}, the record says {theirs}")
+    raise ReplayMismatch(f"{where}: the engine gives {len(ours)} events, the record lists {len(recorded)}")
+
+
+def _check_end(record: MatchRecord, state: State) -> None:
+    footer = record.footer
+    assert footer is not None
+    if not state.is_terminal():
+        raise ReplayMismatch("the record's decisions end before the match does")
+    outcome = state.outcome()
+    if outcome.reason != footer["end_reason"]:
+        raise ReplayMismatch(f"end reason: the engine gives {outcome.reason!r}, the record says "
+                             f"{footer['end_reason']!r}")
+    if list(outcome.ranks) != footer["engine_ranks"]:
+        raise ReplayMismatch(f"ranking: the engine gives {list(outcome.ranks)}, the record says "
+                             f"{footer['engine_ranks']}")
+    forfeited = frozenset(f["seat"] for f in footer["forfeits"])
+    if forfeited != frozenset(f["seat"] for f in record.forfeits):
+        raise ReplayMismatch("the footer's forfeits differ from the record's forfeit lines")
+    if list(final_ranks(outcome.ranks, forfeited)) != footer["ranks"]:
+        raise ReplayMismatch(f"final ranking: the forfeit rule gives "
+                             f"{list(final_ranks(outcome.ranks, forfeited))}, the record says {footer['ranks']}")
