@@ -8,9 +8,11 @@ next match.
 
 Fault attribution: a bot's own failure during a match (crash, timeouts,
 illegal answers) is a forfeit recorded by the referee in the MatchResult
-and rated. Everything else (a RefereeError, a bot that cannot even be
-started, the machine out of memory, processes or file handles) is raised as
-`NotRated`, retried by the scheduler and never rated.
+and rated. A bot that cannot be started (or answers the handshake
+wrongly) forfeits the match from the start: that too is its own fault.
+Everything else (a RefereeError, the machine out of memory, processes or
+file handles) is raised as `NotRated`, retried by the scheduler and never
+rated.
 """
 
 from __future__ import annotations
@@ -58,14 +60,9 @@ class RealRunner:
                 task.game, bots, seed=task.seed, variant=task.variant, time_control=self.time_control,
                 record_path=record_path, match_id=task.match_id,
             )
-        except RefereeError as exc:
-            raise NotRated("referee_error", str(exc)) from exc
-        except MemoryError as exc:
-            raise NotRated("resources", "out of memory") from exc
-        except OSError as exc:
-            if exc.errno in RESOURCE_ERRNOS:
-                raise NotRated("resources", str(exc)) from exc
-            raise NotRated("referee_error", f"{type(exc).__name__}: {exc}") from exc
+        except (RefereeError, OSError, MemoryError) as exc:
+            self._discard(task.bots)  # the referee's contract: restart bots after a RefereeError
+            raise NotRated(failure_kind(exc), str(exc) or type(exc).__name__) from exc
         return PlayedMatch(
             match_id=task.match_id, game=task.game, set_id=task.set_id, rotation=task.rotation,
             seed=task.seed, variant=dict(task.variant), bot_ids=task.bot_ids, ranks=tuple(result.ranks),
@@ -82,22 +79,41 @@ class RealRunner:
             bot.close()
             bot = None
         if bot is None:
-            log_path = self.logs_dir / f"{spec.label}-{os.getpid()}.log" if self.logs_dir is not None else None
+            log_path = None
+            if self.logs_dir is not None:
+                self.logs_dir.mkdir(parents=True, exist_ok=True)
+                log_path = self.logs_dir / f"{spec.label}-{os.getpid()}.log"
             try:
                 bot = BotProcess.start(list(spec.command), label=spec.label, log_path=log_path)
             except BotFault as exc:
-                raise NotRated("bot_start", f"{spec.label}: {exc.detail or exc}") from exc
-            except OSError as exc:
-                kind = "resources" if exc.errno in RESOURCE_ERRNOS else "bot_start"
-                raise NotRated(kind, f"{spec.label}: {exc}") from exc
+                # The bot's own fault: it forfeits this match from the start
+                # (and is tried again for its next one).
+                return BotProcess.failed(spec.label, exc)
         self._warm[spec.bot_id] = bot
         while len(self._warm) > MAX_WARM:
             _, oldest = self._warm.popitem(last=False)
             oldest.close()
         return bot
 
+    def _discard(self, specs: tuple[BotSpec, ...]) -> None:
+        for spec in specs:
+            bot = self._warm.pop(spec.bot_id, None)
+            if bot is not None:
+                bot.close()
+
     def close(self) -> None:
         """Stop every warm bot process (each one's whole process tree)."""
         while self._warm:
             _, bot = self._warm.popitem()
             bot.close()
+
+
+def failure_kind(exc: BaseException) -> str:
+    """"resources" when `exc` (or what caused it) is the machine running out
+    of memory, processes, file handles or disk; else "referee_error"."""
+    for cause in (exc, exc.__cause__):
+        if isinstance(cause, MemoryError):
+            return "resources"
+        if isinstance(cause, OSError) and cause.errno in RESOURCE_ERRNOS:
+            return "resources"
+    return "referee_error"

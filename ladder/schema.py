@@ -111,7 +111,7 @@ def _v1_initial(conn: sqlite3.Connection) -> None:
             id       INTEGER PRIMARY KEY,
             match_id TEXT NOT NULL,
             attempt  INTEGER NOT NULL,
-            kind     TEXT NOT NULL,       -- referee_error | worker_crash | resources | bot_start
+            kind     TEXT NOT NULL,       -- referee_error | worker_crash | resources
             detail   TEXT NOT NULL,
             at       TEXT NOT NULL
         );

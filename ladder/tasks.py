@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-FAILURE_KINDS = ("referee_error", "worker_crash", "resources", "bot_start")
-"""Why a match was not played to the end for a reason that is not rated:
-the referee failed, the worker process died, the machine ran out of
-resources, or a bot could not be started before the match began."""
+FAILURE_KINDS = ("referee_error", "worker_crash", "resources")
+"""Why a match was not played to the end for a reason that is not a bot's:
+the referee failed, the worker process died, or the machine ran out of
+resources."""
 
 
 @dataclass(frozen=True)

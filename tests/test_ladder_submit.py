@@ -1,0 +1,167 @@
+"""`referee submit`: good submissions are registered (content-hashed), bad
+ones get one clear line and leave the store exactly as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from referee.cli.main import cli
+
+BOT_SOURCE = """\
+from bots.sdk import Bot, serve
+
+
+class FirstBot(Bot):
+    name = "first"
+    version = "1"
+
+    def decide(self, observation, legal_actions, context):
+        return legal_actions[0]
+
+
+if __name__ == "__main__":
+    serve(FirstBot())
+"""
+
+SILENT_SOURCE = """\
+import time
+time.sleep(60)  # never listens, never answers the handshake
+"""
+
+CRASHING_SOURCE = BOT_SOURCE.replace("return legal_actions[0]", "raise SystemExit(3)")
+
+
+def script(path: Path, source: str, *, executable: bool = True) -> Path:
+    path.write_text(f"#!{sys.executable}\n{source}")
+    path.chmod(0o755 if executable else 0o644)
+    return path
+
+
+def folder(path: Path, manifest: str, source: str = BOT_SOURCE) -> Path:
+    path.mkdir()
+    (path / "bot.py").write_text(source)
+    (path / "bot.toml").write_text(manifest)
+    return path
+
+
+def referee(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def snapshot(db: Path) -> tuple[str, list[str]]:
+    """The registered bots and every file of the data folder (but SQLite's
+    own journal files)."""
+    listing = referee("bots", "--json", "--db", str(db)).output
+    files = sorted(str(p.relative_to(db.parent)) for p in db.parent.rglob("*")
+                   if not p.name.startswith(db.name))
+    return listing, files
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "data" / "ladder.sqlite"
+    assert referee("bots", "--db", str(path)).exit_code == 0
+    return path
+
+
+def registered(db: Path) -> list[dict[str, object]]:
+    return json.loads(referee("bots", "--json", "--db", str(db)).output)
+
+
+def test_a_good_script_is_registered_and_an_identical_resubmission_recognised(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "first.py", BOT_SOURCE)
+    result = referee("submit", str(bot), "--name", "first", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    assert "registered first version v1" in result.output
+    again = referee("submit", str(bot), "--name", "first", "--db", str(db))
+    assert again.exit_code == 0 and "already registered" in again.output
+    bot.write_text(bot.read_text() + "\n# changed\n")
+    changed = referee("submit", str(bot), "--name", "first", "--db", str(db))
+    assert "registered first version v2" in changed.output
+    rows = registered(db)
+    assert [(r["name"], r["version"], r["active"]) for r in rows] == [("first", "v1", False), ("first", "v2", True)]
+    stored = db.parent / "bots" / "first"
+    assert len(list(stored.iterdir())) == 2  # one folder per version, copied into the store
+    assert not (db.parent / "bots" / ".incoming").exists()
+
+
+def test_a_good_folder_with_a_manifest_is_registered(tmp_path: Path, db: Path) -> None:
+    bot = folder(tmp_path / "greedy", 'name = "greedy"\ncommand = "python bot.py"\ngames = ["gnadenlos"]\n'
+                                     'version = "1.0"\ndescription = "plays the first legal action"\n')
+    result = referee("submit", str(bot), "--db", str(db))
+    assert result.exit_code == 0, result.output
+    [row] = registered(db)
+    assert (row["name"], row["version"], row["description"]) == ("greedy", "1.0", "plays the first legal action")
+
+
+def refused(db: Path, *args: str) -> str:
+    """Submit, expect a refusal with one clear line, and the store unchanged."""
+    before = snapshot(db)
+    result = referee("submit", *args, "--db", str(db))
+    assert result.exit_code != 0
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert snapshot(db) == before
+    return lines[0]
+
+
+def test_a_missing_file_is_refused(tmp_path: Path, db: Path) -> None:
+    assert "does not exist" in refused(db, str(tmp_path / "nope.py"), "--name", "nope")
+
+
+def test_a_file_that_is_not_executable_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "plain.py", BOT_SOURCE, executable=False)
+    assert "chmod +x" in refused(db, str(bot), "--name", "plain")
+
+
+@pytest.mark.parametrize(
+    ("manifest", "expected"),
+    [
+        ('command = "python bot.py"\ngames = ["gnadenlos"\n', "not valid TOML"),
+        ('games = ["gnadenlos"]\n', "has no 'command'"),
+        ('command = "python bot.py"\n', "has no 'games'"),
+        ('command = "python bot.py"\ngames = "gnadenlos"\n', "games must be a list"),
+        ('command = "python bot.py"\ngames = ["gnadenlos"]\nauthor = "me"\n', "unknown key 'author'"),
+        ('command = "python bot.py"\ngames = ["chess"]\n', "not gnadenlos"),
+        ('command = "./missing-binary"\ngames = ["gnadenlos"]\n', "not found"),
+    ],
+)
+def test_manifest_errors_are_refused(tmp_path: Path, db: Path, manifest: str, expected: str) -> None:
+    bot = folder(tmp_path / "bad", manifest)
+    assert expected in refused(db, str(bot), "--name", "bad")
+
+
+def test_a_folder_without_a_manifest_is_refused(tmp_path: Path, db: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    assert "has no bot.toml" in refused(db, str(tmp_path / "empty"), "--name", "empty")
+
+
+def test_a_bot_that_never_answers_the_handshake_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "silent.py", SILENT_SOURCE)
+    line = refused(db, str(bot), "--name", "silent", "--startup-timeout", "1.5")
+    assert "did not start and answer the handshake within 1.5s" in line
+
+
+def test_a_bot_that_fails_its_validation_match_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "crasher.py", CRASHING_SOURCE)
+    assert "forfeited its validation match" in refused(db, str(bot), "--name", "crasher", "--move-time", "0.5")
+
+
+def test_a_built_in_name_cannot_be_taken(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "first.py", BOT_SOURCE)
+    assert "built-in bot" in refused(db, str(bot), "--name", "random")
+
+
+def test_a_corrupt_database_gets_one_clear_line(tmp_path: Path) -> None:
+    bad = tmp_path / "ladder.sqlite"
+    bad.write_bytes(os.urandom(4096))
+    result = referee("table", "--db", str(bad))
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+    assert "is not a ladder database" in result.output
