@@ -1,0 +1,93 @@
+"""The maze (S-4.1 to S-4.3, S-4.5): fitting, connectivity from the start, and the
+cells where a path card may go.
+
+The grid is unbounded, so it is a dict from cell to card, never an array.
+Only face-up cards have edges (`edges`); a face-down goal is on the table (it
+occupies its cell) but constrains nothing (S-4.2) and connects nothing.
+
+Connectivity (S-4.3) is the set of face-up *through* cards reachable from the
+start across pairs of facing open edges; dead ends pass nothing on. It is kept
+incrementally: a placement only adds what becomes reachable through the new
+card (`spread`), and only a rockfall recomputes it from the start. The
+candidate cells for a placement are the empty cells that an open edge of a
+connected card faces, so legal-move generation looks at those few cells only.
+"""
+
+from __future__ import annotations
+
+from referee.games.saboteur.cards import DIRECTIONS, THROUGH
+from referee.games.saboteur.config import Cell
+
+Slot = tuple[int, int, int, int, int]
+"""A candidate cell for a path card: (x, y, fixed, required, need).
+
+`fixed` has a bit for every side with a face-up neighbour, `required` the
+sides where that neighbour's facing edge is open (S-4.2: open must face open,
+closed must face closed), `need` the sides where it is also connected (S-4.3:
+the new card needs one open edge there).
+"""
+
+
+def fits(edges: int, slot: Slot) -> bool:
+    """S-4.2 and S-4.3 for a card with these open edges in this slot."""
+    return (edges & slot[2]) == slot[3] and bool(edges & slot[4])
+
+
+def spread(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: set[Cell], origin: Cell) -> None:
+    """Add to `conn` every through card reachable from `origin` (already in it)."""
+    stack = [origin]
+    while stack:
+        x, y = stack.pop()
+        mask = edges[(x, y)]
+        for edge, dx, dy, facing in DIRECTIONS:
+            if mask & edge:
+                nb = (x + dx, y + dy)
+                if nb not in conn and edges.get(nb, 0) & facing and THROUGH[cells[nb][0]]:
+                    conn.add(nb)
+                    stack.append(nb)
+
+
+def connected(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], start: Cell) -> set[Cell]:
+    """S-4.3 from scratch: the connected cards of the maze."""
+    conn = {start}
+    spread(cells, edges, conn, start)
+    return conn
+
+
+def reaching_sides(edges: dict[Cell, int], conn: set[Cell], cell: Cell) -> int:
+    """The sides of `cell` faced by an open edge of a connected card (S-4.5: a
+    tunnel from the start reaches it)."""
+    x, y = cell
+    sides = 0
+    for edge, dx, dy, facing in DIRECTIONS:
+        nb = (x + dx, y + dy)
+        if nb in conn and edges[nb] & facing:
+            sides |= edge
+    return sides
+
+
+def frontier(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: set[Cell]) -> tuple[Slot, ...]:
+    """Every empty cell a path card could go to, in (x, y) order, with its constraints."""
+    candidates: set[Cell] = set()
+    for x, y in conn:
+        mask = edges[(x, y)]
+        for edge, dx, dy, _ in DIRECTIONS:
+            if mask & edge:
+                nb = (x + dx, y + dy)
+                if nb not in cells:
+                    candidates.add(nb)
+    slots: list[Slot] = []
+    for x, y in sorted(candidates):
+        fixed = required = need = 0
+        for edge, dx, dy, facing in DIRECTIONS:
+            nb = (x + dx, y + dy)
+            mask = edges.get(nb)
+            if mask is None:
+                continue
+            fixed |= edge
+            if mask & facing:
+                required |= edge
+                if nb in conn:
+                    need |= edge
+        slots.append((x, y, fixed, required, need))
+    return tuple(slots)
