@@ -18,6 +18,7 @@ from typing import Any
 
 from referee.games import Event, load_game
 from referee.games.base import ChanceStream, derive_seed
+from referee.games.gnadenlos.cards import EVENT_DECK
 from referee.games.gnadenlos.state import GnadenlosState
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "gnadenlos"
@@ -70,3 +71,16 @@ def seed_for_rolls(faces: tuple[int, ...]) -> int:
     while rolls(seed, len(faces)) != list(faces):
         seed += 1
     return seed
+
+
+@lru_cache(maxsize=None)
+def seed_for_event_top(card: int, then: int | None = None) -> int:
+    """The smallest seed whose first event-deck shuffle puts `card` on top
+    (and `then` second, if given)."""
+    seed = 0
+    while True:
+        deck = list(EVENT_DECK)
+        ChanceStream(derive_seed(seed, "events")).shuffle(deck)
+        if deck[-1] == card and (then is None or deck[-2] == then):
+            return seed
+        seed += 1
