@@ -73,6 +73,8 @@ FALLBACK_STREAM = "referee_fallback"
 """The name under which the fallback generator's seed derives from the match seed."""
 
 FORFEIT_CRASHED = "crashed"
+CRASH_EXIT_WAIT = 0.2
+"""Seconds to wait for a crashed bot's exit status (the stream breaks first)."""
 FORFEIT_STRIKE_LIMIT = "strike_limit"
 
 SUMMARY_KEYS: Mapping[str, tuple[str, ...]] = {
@@ -438,8 +440,10 @@ class _Match:
         return strike
 
     def _fault_detail(self, seat: _Seat, fault: BotFault) -> str:
-        if fault.reason == FORFEIT_CRASHED and seat.bot.pid > 0 and not seat.bot.alive:
-            return f"{fault.detail} ({seat.bot.exit_description()})"
+        """The fault's text, and for a crash how the process ended (the hint
+        an author needs most)."""
+        if fault.reason == FORFEIT_CRASHED and seat.bot.pid > 0:
+            return f"{fault.detail} ({seat.bot.exit_description(wait=CRASH_EXIT_WAIT)})"
         return fault.detail
 
     def _forfeit(self, seat: _Seat, reason: str, detail: str, write: bool = True) -> None:

@@ -147,13 +147,18 @@ class BotProcess:
     def pid(self) -> int:
         return self._process.pid if self._process is not None else -1
 
-    def exit_description(self) -> str:
-        """How the process ended, for a crash record: "exit code 3", "killed by SIGKILL"."""
+    def exit_description(self, wait: float = 0.0) -> str:
+        """How the process ended, for a crash record: "exit code 3", "killed
+        by SIGKILL". Waits up to `wait` seconds for it to end: a broken stream
+        is often seen a moment before the process is gone."""
         if self._process is None:
             return "never started"
-        code = self._process.poll()
+        try:
+            code = self._process.wait(timeout=wait) if wait > 0 else self._process.poll()
+        except subprocess.TimeoutExpired:
+            code = None
         if code is None:
-            return "still running"
+            return "the process is still running"
         if code < 0:
             try:
                 return f"killed by {signal.Signals(-code).name}"

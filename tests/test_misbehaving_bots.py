@@ -1,0 +1,149 @@
+"""Misbehaving bots, each a small real process (tests/bots/misbehave_*.py),
+seated with two random bots: the match completes, the failure policy of
+DESIGN.md is applied, the record says why, and the other bots are unaffected
+(no strike, every decision theirs, their match plays to its end).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+from referee.match import STRIKE_LIMIT, MatchResult, run_match
+from referee.process import BotProcess, start_bots
+from referee.protocol.client import TimeControl
+from referee.records import MatchRecord, read_record
+from referee.replay import verify
+
+BOTS = Path(__file__).parent / "bots"
+RANDOM = [sys.executable, "-m", "bots.random", "--seed", "1"]
+TIME = TimeControl(move_time=0.3, grace=0.05)
+
+
+def command(script: str) -> list[str]:
+    return [sys.executable, str(BOTS / f"misbehave_{script}.py")]
+
+
+def play(bots: list[BotProcess], tmp_path: Path, name: str = "match", seed: int = 11) -> tuple[MatchResult, MatchRecord]:
+    path = tmp_path / f"{name}.jsonl"
+    result = run_match("gnadenlos", bots, seed=seed, time_control=TIME, record_path=path)
+    record = read_record(path)
+    verify(record)  # the match completed and replays to the same result
+    return result, record
+
+
+@pytest.fixture
+def seated(tmp_path: Path):
+    """Start the misbehaving bot in seat 0 and two random bots; close all after,
+    and check that no process of theirs is left."""
+    started: list[BotProcess] = []
+
+    def seat(script: str) -> list[BotProcess]:
+        bots = start_bots([command(script), RANDOM, RANDOM], [script, "random-1", "random-2"],
+                          startup_timeout=10.0, log_dir=tmp_path / "logs")
+        started.extend(bots)
+        return bots
+
+    yield seat
+    pids = [bot.pid for bot in started if bot.pid > 0]
+    for bot in started:
+        bot.close()
+    assert not [pid for pid in pids if psutil.pid_exists(pid)]
+
+
+def assert_others_unaffected(result: MatchResult, record: MatchRecord, bad: int = 0) -> None:
+    for seat in result.seats:
+        if seat.seat != bad:
+            assert seat.strikes == 0 and seat.forfeit is None
+    others = [line for d in record.decisions for line in d["seats"] if line["seat"] != bad]
+    assert others and all(line["by"] == "bot" and "strike" not in line for line in others)
+
+
+def strikes(record: MatchRecord, seat: int = 0) -> list[str]:
+    return [line["strike"]["reason"] for d in record.decisions for line in d["seats"]
+            if line["seat"] == seat and "strike" in line]
+
+
+def test_crash_before_handshake_forfeits_from_the_start(seated, tmp_path: Path) -> None:
+    bots = seated("crash_at_start")
+    assert not bots[0].alive and bots[0].fault is not None
+    result, record = play(bots, tmp_path)
+    assert result.seats[0].forfeit == "startup" and result.ranks[0] == 2
+    (forfeit,) = record.forfeits
+    assert forfeit["decision"] == 0 and "exit code 3" in forfeit["detail"]
+    assert all(line["by"] == "referee" for d in record.decisions for line in d["seats"] if line["seat"] == 0)
+    assert_others_unaffected(result, record)
+
+
+def test_crash_mid_match_forfeits_and_the_match_goes_on(seated, tmp_path: Path) -> None:
+    bots = seated("crash_mid_match")
+    result, record = play(bots, tmp_path)
+    assert result.seats[0].forfeit == "crashed" and result.ranks[0] == 2
+    assert strikes(record) == ["crashed"]
+    (forfeit,) = record.forfeits
+    assert forfeit["decision"] > 0 and "exit code 7" in forfeit["detail"]
+    assert not bots[0].alive
+    assert_others_unaffected(result, record)
+
+
+def test_never_answering_reaches_the_strike_limit(seated, tmp_path: Path) -> None:
+    bots = seated("silent")
+    result, record = play(bots, tmp_path)
+    assert strikes(record) == ["timeout"] * STRIKE_LIMIT
+    assert result.seats[0].forfeit == "strike_limit" and result.ranks[0] == 2
+    assert record.footer is not None and record.footer["forfeits"][0]["reason"] == "strike_limit"
+    assert_others_unaffected(result, record)
+
+
+def test_a_late_answer_is_struck_and_the_bot_plays_on(seated, tmp_path: Path) -> None:
+    bots = seated("late")
+    result, record = play(bots, tmp_path)
+    assert strikes(record) == ["timeout"]
+    assert result.seats[0].forfeit is None and result.seats[0].strikes == 1
+    mine = [line for d in record.decisions for line in d["seats"] if line["seat"] == 0]
+    assert mine[0]["by"] == "referee" and mine[0]["time"] >= TIME.move_time + TIME.grace
+    # The late answer to the first request never counts for a later one.
+    assert all(line["by"] == "bot" for line in mine[1:])
+    assert_others_unaffected(result, record)
+
+
+def test_illegal_answers_are_struck_then_forfeit(seated, tmp_path: Path) -> None:
+    bots = seated("illegal")
+    result, record = play(bots, tmp_path)
+    assert strikes(record) == ["illegal"] * STRIKE_LIMIT
+    assert result.seats[0].forfeit == "strike_limit"
+    first = next(line["strike"] for d in record.decisions for line in d["seats"] if "strike" in line)
+    assert "buy 99" in first["detail"]  # the author is told what was wrong
+    assert_others_unaffected(result, record)
+
+
+def test_malformed_answers_are_struck_then_forfeit(seated, tmp_path: Path) -> None:
+    bots = seated("malformed")
+    result, record = play(bots, tmp_path)
+    assert strikes(record) == ["malformed"] * STRIKE_LIMIT
+    assert result.seats[0].forfeit == "strike_limit"
+    assert_others_unaffected(result, record)
+
+
+def test_a_newer_protocol_version_is_refused_at_the_handshake(seated, tmp_path: Path) -> None:
+    bots = seated("newer_protocol")
+    assert bots[0].fault is not None and bots[0].fault.reason == "protocol_version"
+    result, record = play(bots, tmp_path)
+    assert result.seats[0].forfeit == "protocol_version"
+    assert "version 2" in record.forfeits[0]["detail"]
+    assert_others_unaffected(result, record)
+
+
+def test_a_bot_that_exits_between_matches_forfeits_the_next(seated, tmp_path: Path) -> None:
+    bots = seated("exit_after_match")
+    first, first_record = play(bots, tmp_path, "first")
+    assert all(seat.forfeit is None and seat.strikes == 0 for seat in first.seats)
+    psutil.Process(bots[0].pid).wait(timeout=5)
+    assert not bots[0].alive and all(bot.alive for bot in bots[1:])
+    second, record = play(bots, tmp_path, "second", seed=12)
+    assert second.seats[0].forfeit == "crashed" and record.forfeits[0]["decision"] == 0
+    assert "exit code 0" in record.forfeits[0]["detail"]
+    assert_others_unaffected(second, record)
