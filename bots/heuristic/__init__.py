@@ -1,0 +1,5 @@
+"""The heuristic bot for Gnadenlos! (docs/bots.md): `python -m bots.heuristic`."""
+
+from bots.heuristic.bot import HeuristicBot
+
+__all__ = ["HeuristicBot"]

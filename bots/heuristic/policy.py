@@ -1,0 +1,295 @@
+"""The heuristic strategy for Gnadenlos!: one rule per decision (G-11).
+
+Each rule scores the legal actions in nugget equivalents (one nugget buys one
+field, G-7.1) and takes the best; ties go to the first legal action, so the
+policy is deterministic. The reasoning behind every rule is in docs/bots.md.
+The rules read only a `SeatView`, so the same code plays from an observation
+(the heuristic bot) and from a determinized state (MCTS rollouts).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from referee.games.gnadenlos.actions import Bid, Buy, Commit, FinalBuy, OptOut, Pick, Refill, Take
+from referee.games.gnadenlos.cards import RATINGS, EventCard
+from referee.games.gnadenlos.config import DEFAULT_CONFIG
+from referee.games.gnadenlos.observation import HIDDEN
+
+from bots.heuristic.values import CARD_VALUE, unit_value
+from bots.heuristic.view import SeatView
+
+CFG = DEFAULT_CONFIG
+
+HIGH_NOON_TAKE_VALUE = 2.0
+"""G-5.7: what taking one IOU from the market is worth (own IOU: a debt gone;
+another colour: a free bid)."""
+IOU_COST_FACTOR = 0.9
+"""Share of an own IOU's value that is paid in the end (a few come back
+unpaid through High Noon takes)."""
+VULTURE_COST = 8.0
+"""G-8.4: five fields back, and a third vulture loses the match."""
+BID_RESERVE = 3.0
+"""Nuggets kept back at buying time for the bid that follows (G-4 phase 3)."""
+TYPICAL_BID = 3.5
+"""Around where later bidders' totals lie; a higher bid beats them more often."""
+FOREIGN_IOU_BONUS = 0.3
+"""Placing another colour's IOU into the market makes its owner pay it (G-8.2)."""
+
+
+def decide(view: SeatView, legal: Sequence[Any]) -> Any:
+    """The heuristic's choice among `legal` (at least one action)."""
+    first = legal[0]
+    if len(legal) == 1:
+        return first
+    if isinstance(first, (Commit, OptOut)):
+        return choose_commit(view, legal)
+    if isinstance(first, Bid):
+        return choose_bid(view, legal)
+    if isinstance(first, Buy):
+        return choose_buy(view, legal)
+    if isinstance(first, FinalBuy):
+        return legal[-1]  # G-9.4: fields rank before nuggets, so buy all allowed.
+    if isinstance(first, Pick):
+        return choose_pick(view, legal)
+    if isinstance(first, Take):
+        return choose_take(view, legal)
+    if isinstance(first, Refill):
+        return choose_refill(view, legal)
+    return first
+
+
+def _best(legal: Sequence[Any], scores: Sequence[float]) -> Any:
+    best_index = 0
+    for i in range(1, len(scores)):
+        if scores[i] > scores[best_index]:
+            best_index = i
+    return legal[best_index]
+
+
+# ------------------------------------------------------------------ commit
+
+
+def rival_estimate(view: SeatView, seat: int, kind: str) -> int:
+    """The rating `seat` is expected to commit: the best card this seat knows
+    it holds, or the expected best of its unknown cards drawn from the unseen
+    pool, whichever is higher."""
+    ratings = RATINGS[kind]
+    best = max((ratings[c] for c in view.adv_known[seat]), default=-1)
+    unknown = view.adv_unknown[seat]
+    if unknown and view.unseen_adventurers:
+        pool = sorted(ratings[c] for c in view.unseen_adventurers)
+        index = round((len(pool) - 1) * unknown / (unknown + 1))
+        best = max(best, pool[index])
+    return best
+
+
+def commit_payoff(event: int, mine: int, rivals: Sequence[int], card: int, field: int) -> float:
+    """G-5.5 to G-5.9: the worth of committing a card rated `mine` against the
+    rivals' expected ratings, counting the card lost if it is discarded (it
+    showed the highest rating) or shot (the lowest in High Noon)."""
+    ratings = list(rivals) + [mine]
+    best, worst = max(ratings), min(ratings)
+    if best == worst:  # G-5.5: a void event
+        return 0.0
+    lost = CARD_VALUE[card]
+    if event == EventCard.HIGH_NOON:
+        if mine == best:
+            winners = ratings.count(best)
+            return (2 if winners == 1 else 1) * HIGH_NOON_TAKE_VALUE - lost
+        return -lost if mine == worst else 0.0
+    if event == EventCard.POKER:
+        section = CFG.poker_section(field)
+        if mine == best:
+            return section.plus - lost
+        return -float(section.minus) if mine == worst else 0.0
+    first, second = EventCard(event).gold_rewards
+    if mine == best:
+        return first - lost
+    runner_up = max(r for r in ratings if r < best)
+    return float(second) if mine == runner_up else 0.0
+
+
+def choose_commit(view: SeatView, legal: Sequence[Any]) -> Any:
+    """Commit the card whose expected payoff, net of losing it, is highest;
+    among equals the least valuable card (a sacrifice when losing is certain)."""
+    kind = EventCard(view.event).rating
+    ratings = RATINGS[kind]
+    rivals = [rival_estimate(view, s, kind) for s in view.participants if s != view.seat]
+    field = view.fields[view.seat]
+    scores = []
+    for action in legal:
+        if isinstance(action, OptOut):  # G-5.10: one field back instead
+            scores.append(-float(CFG.opt_out_penalty) - 0.01)
+            continue
+        card = action.card
+        payoff = commit_payoff(view.event, ratings[card], rivals, card, field)
+        scores.append(payoff - 0.01 * CARD_VALUE[card])
+    return _best(legal, scores)
+
+
+# --------------------------------------------------------------------- buy
+
+
+def choose_buy(view: SeatView, legal: Sequence[Any]) -> Any:
+    """G-7: buy fields with the nuggets not needed for the IOUs in the market
+    (and the bid still to come); reach the goal only when that wins."""
+    seat = view.seat
+    nuggets = view.nuggets[seat]
+    field = view.fields[seat]
+    most = legal[-1].steps
+    to_goal = CFG.goal_field - field
+    if to_goal <= most and nuggets - to_goal >= view.exposure and _goal_wins(view, field + to_goal):
+        return legal[to_goal]
+    reserve = view.exposure + (BID_RESERVE if len(view.hand) < 3 else 0.0)
+    steps = max(0, min(most, math.floor(nuggets - reserve)))
+    if field + steps >= CFG.goal_field:
+        steps = max(0, to_goal - 1)
+    return legal[steps]
+
+
+def _goal_wins(view: SeatView, field: int) -> bool:
+    """G-9.3: after the goal each other player may still buy up to 3 fields."""
+    return all(
+        field > view.fields[s] + min(CFG.max_final_buy, view.nuggets[s])
+        for s in range(view.n)
+        if s != view.seat
+    )
+
+
+# --------------------------------------------------------------------- bid
+
+
+def _most_bid(view: SeatView, seat: int) -> int:
+    """The highest total `seat` can bid: its three best IOUs (G-6.2), an
+    unknown card counted as a 2."""
+    known = sorted((v for _, v in view.iou_known[seat]), reverse=True)
+    return sum(known[:3]) + 2 * min(view.iou_unknown[seat], max(0, 3 - len(known)))
+
+
+def _beat_chance(most: int, total: int) -> float:
+    """How likely a later bidder outbids `total`: never beyond the most it can
+    bid, otherwise falling around a typical bid."""
+    if total >= most:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(total - TYPICAL_BID))
+
+
+def choose_bid(view: SeatView, legal: Sequence[Any]) -> Any:
+    """G-6: weigh each bid's chance of each place (bids made so far are known,
+    later bidders are guessed) against what it costs: only own-colour IOUs
+    cost anything, and never more than the nuggets left after the market's
+    IOUs, or a vulture threatens (G-8.4)."""
+    seat = view.seat
+    later = [_most_bid(view, s) for s in view.bid_order[view.bid_pos + 1 :]]
+    made = [t for t in view.bid_totals if t is not None]
+    values = sorted((unit_value(u, len(view.hand)) for u in view.units), reverse=True)
+    spare = view.nuggets[seat] - view.exposure
+    # G-8.1: if we win, our cards and those of the higher bids may complete
+    # the N-th row, and a payday follows at once.
+    filled = sum(1 for row in view.market for slot in row if slot is not None)
+    payday_at = CFG.market_columns * view.n
+    by_total: dict[int, tuple[float, float]] = {}
+    scores = []
+    for bid in legal:
+        total = own = 0
+        for colour, value in bid.ious:
+            total += value
+            if colour == seat:
+                own += value
+        chances = by_total.get(total)
+        if chances is None:
+            chances = by_total[total] = _win_chances(total, made, later, values)
+        gain, win = chances
+        cost = IOU_COST_FACTOR * own - FOREIGN_IOU_BONUS * (total - own)
+        if own > spare:
+            cost += VULTURE_COST + (own - spare)
+            above = sum(view.bid_sizes[s] for s, t in enumerate(view.bid_totals) if t is not None and t > total)
+            if filled + above + len(bid.ious) >= payday_at:
+                cost += VULTURE_COST  # the payday comes now, not later
+        scores.append(gain - win * cost - 0.001 * total)
+    return _best(legal, scores)
+
+
+def _win_chances(total: int, made: Sequence[int], later: Sequence[int], values: Sequence[float]) -> tuple[float, float]:
+    """(expected value won, chance of winning anything) for a bid of `total`."""
+    ahead = sum(1 for t in made if t > total)
+    places = _place_distribution(ahead, [_beat_chance(most, total) for most in later])
+    gain = win = 0.0
+    for place in range(min(len(places), len(values))):
+        gain += places[place] * values[place]
+        win += places[place]
+    return gain, win
+
+
+def _place_distribution(ahead: int, beat: Sequence[float]) -> list[float]:
+    """Probabilities of each final place, given `ahead` bids already higher and
+    each later bidder beating us independently with the given chance."""
+    dist = [1.0]
+    for p in beat:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, q in enumerate(dist):
+            nxt[k] += q * (1 - p)
+            nxt[k + 1] += q * p
+        dist = nxt
+    return [0.0] * ahead + dist
+
+
+# -------------------------------------------------------------------- pick
+
+
+def choose_pick(view: SeatView, legal: Sequence[Any]) -> Any:
+    """G-6.5: the most valuable adventurer (or pair)."""
+    return _best(legal, [sum(CARD_VALUE[c] for c in a.cards) for a in legal])
+
+
+# ----------------------------------------------------------- take / refill
+
+
+def _hidden_own_share(view: SeatView) -> float:
+    """Expected own value of a hidden market slot (setup IOUs, G-2.3)."""
+    hidden = sum(1 for row in view.market for s in row if s == HIDDEN)
+    if not hidden:
+        return 0.0
+    known_own = sum(s[1] for row in view.market for s in row if isinstance(s, tuple) and s[0] == view.seat)
+    return max(0.0, view.exposure - known_own) / hidden
+
+
+def choose_take(view: SeatView, legal: Sequence[Any]) -> Any:
+    """G-5.7: take back the own IOU of highest value (a debt gone), else a
+    high IOU of another colour (a bid that costs nothing), rows nearest the
+    top first (turned up first at a payday, G-8.2)."""
+    hidden = _hidden_own_share(view)
+    scores = []
+    for action in legal:
+        slot = view.market[action.row][action.col]
+        if slot == HIDDEN:
+            score = hidden + 0.5
+        else:
+            colour, value = slot  # type: ignore[misc]
+            score = float(value) if colour == view.seat else 0.5 * value
+        scores.append(score + 0.01 * action.row)
+    return _best(legal, scores)
+
+
+def choose_refill(view: SeatView, legal: Sequence[Any]) -> Any:
+    """G-3.4: move the own IOU of highest value down out of the top row (the
+    top row is turned up first at a payday, G-8.2) and leave other colours'
+    high IOUs on top, above all of players short of nuggets."""
+    hidden = _hidden_own_share(view)
+    last = view.market[-1]
+    scores = []
+    for action in legal:
+        slot = last[action.col]
+        if slot == HIDDEN:
+            scores.append(hidden)
+            continue
+        colour, value = slot  # type: ignore[misc]
+        if colour == view.seat:
+            scores.append(float(value))
+        else:
+            short = value > view.nuggets[colour]
+            scores.append(-0.3 * value - (2.0 if short else 0.0))
+    return _best(legal, scores)

@@ -1,0 +1,179 @@
+"""What the heuristic reads about its seat's situation, from two sources.
+
+`view_from_observation` builds it from a `GnadenlosObservation` (G-10): this
+is what the heuristic bot uses when it plays, so it sees only its own
+information set; cards it does not know show as counts and hidden slots.
+
+`view_from_state` builds it from a full state. The MCTS bot uses it for its
+rollouts, where the state is a determinization it sampled from its own
+observation: every card of that imagined world may be read, and doing so is
+several times cheaper than projecting an observation at every rollout step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE, IOU_VALUES, NUM_ADVENTURERS, Iou, iou
+from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation
+
+Slot = Iou | str | None
+"""A market slot: None (empty), HIDDEN, or a known (colour, value)."""
+
+
+@dataclass(slots=True)
+class SeatView:
+    """One seat's picture of the table, as the heuristic needs it."""
+
+    seat: int
+    n: int
+    active: int
+    phase: str
+    event: int
+    fields: tuple[int, ...] | list[int]
+    nuggets: tuple[int, ...] | list[int]
+    vultures: tuple[int, ...] | list[int]
+    undertaker: int
+    hand: tuple[int, ...] | list[int]
+    adv_known: list[tuple[int, ...]] | list[list[int]]
+    """Per seat, the adventurers this seat knows are in that hand."""
+    adv_unknown: list[int]
+    """Per seat, how many cards of that hand this seat does not know."""
+    unseen_adventurers: tuple[int, ...]
+    """Adventurers whose place this seat does not know (drawn blind, or in the deck)."""
+    ious: list[Iou]
+    iou_known: list[list[Iou]]
+    iou_unknown: list[int]
+    market: list[list[Slot]]
+    exposure: float
+    """Expected value of this seat's own IOUs lying in the market (G-8.2: what it
+    will have to pay when they are turned up)."""
+    bid_totals: list[int | None]
+    """Per seat, the total bid this auction; -1 for a pass, None if not yet bid."""
+    bid_sizes: list[int]
+    """Per seat, how many IOUs it bid this auction (0 if none)."""
+    bid_order: tuple[int, ...] | list[int]
+    bid_pos: int
+    units: list[tuple[int, ...]]
+    participants: tuple[int, ...] | list[int]
+
+
+def view_from_observation(obs: GnadenlosObservation) -> SeatView:
+    """The view of the seat that received `obs`, using nothing else."""
+    seat, n = obs.seat, obs.num_seats
+    adv_known = [h.known for h in obs.adv_hands]
+    seen = set(obs.adv_deck_known) | set(obs.adv_discard) | {c for c in obs.commits if c >= 0}
+    for cards in adv_known:
+        seen.update(cards)
+    for unit in obs.units:
+        seen.update(unit)
+    unseen = tuple(c for c in range(NUM_ADVENTURERS) if c not in seen)
+    market = [list(row) for row in obs.market]
+    return SeatView(
+        seat=seat,
+        n=n,
+        active=obs.active,
+        phase=obs.phase,
+        event=obs.event,
+        fields=obs.fields,
+        nuggets=obs.nuggets,
+        vultures=obs.vultures,
+        undertaker=obs.undertaker,
+        hand=obs.adv_hand,
+        adv_known=adv_known,
+        adv_unknown=[h.unknown for h in obs.adv_hands],
+        unseen_adventurers=unseen,
+        ious=list(obs.iou_hand),
+        iou_known=[list(h.known) for h in obs.iou_hands],
+        iou_unknown=[h.unknown for h in obs.iou_hands],
+        market=market,
+        exposure=_observed_exposure(obs, market),
+        bid_totals=[None if b is None else (sum(v for _, v in b) if b else -1) for b in obs.bids],
+        bid_sizes=[len(b or ()) for b in obs.bids],
+        bid_order=obs.bid_order,
+        bid_pos=obs.bid_pos,
+        units=list(obs.units),
+        participants=obs.participants,
+    )
+
+
+def _observed_exposure(obs: GnadenlosObservation, market: list[list[Slot]]) -> float:
+    """Own IOUs seen in the market, plus the unseen ones spread over the places
+    they could be: hidden market slots and cards others hold unseen (G-2.3,
+    G-5.7)."""
+    seat = obs.seat
+    unseen = Counter(IOU_VALUES)
+    known_in_market = 0
+    hidden_slots = 0
+    for row in market:
+        for slot in row:
+            if slot == HIDDEN:
+                hidden_slots += 1
+            elif slot is not None and slot[0] == seat:  # type: ignore[index]
+                known_in_market += slot[1]  # type: ignore[index]
+                unseen[slot[1]] -= 1  # type: ignore[index]
+    for hand in obs.iou_hands:
+        for colour, value in hand.known:
+            if colour == seat:
+                unseen[value] -= 1
+    for bid in obs.bids:
+        for colour, value in bid or ():
+            if colour == seat:
+                unseen[value] -= 1
+    unseen_value = sum(v * k for v, k in unseen.items() if k > 0)
+    if not unseen_value or not hidden_slots:
+        return float(known_in_market)
+    elsewhere = sum(h.unknown for s, h in enumerate(obs.iou_hands) if s != seat)
+    return known_in_market + unseen_value * hidden_slots / (hidden_slots + elsewhere)
+
+
+def view_from_state(state: Any, seat: int) -> SeatView:
+    """The view of `seat` in a full (determinized) state: every card is read
+    as it lies. For search rollouts only; the IOU parts are left empty for the
+    decisions that do not read them (commit, pick, final buy), which halves
+    the cost of a rollout step."""
+    n = state.n
+    market: list[list[Slot]] = []
+    exposure = 0
+    needs_ious = state.phase not in ("commit", "pick", "final_buy")
+    for row in state.market if needs_ious else ():
+        out: list[Slot] = []
+        for card in row:
+            if card < 0:
+                out.append(None)
+            else:
+                colour = IOU_COLOUR[card]
+                value = IOU_VALUE[card]
+                out.append((colour, value))
+                if colour == seat:
+                    exposure += value
+        market.append(out)
+    hands = [[iou(c) for c in h] for h in state.iou_hands] if needs_ious else [[] for _ in range(n)]
+    return SeatView(
+        seat=seat,
+        n=n,
+        active=state.active,
+        phase=state.phase or "",
+        event=int(state.event),
+        fields=state.fields,
+        nuggets=state.nuggets,
+        vultures=state.vultures,
+        undertaker=state.undertaker,
+        hand=state.adv_hands[seat],
+        adv_known=state.adv_hands,
+        adv_unknown=[0] * n,
+        unseen_adventurers=(),
+        ious=hands[seat],
+        iou_known=hands,
+        iou_unknown=[0] * n,
+        market=market,
+        exposure=float(exposure),
+        bid_totals=[None if b is None else (sum(IOU_VALUE[c] for c in b) if b else -1) for b in state.bids],
+        bid_sizes=[len(b or ()) for b in state.bids],
+        bid_order=state.bid_order,
+        bid_pos=state.bid_pos,
+        units=state.units,
+        participants=state.participants,
+    )

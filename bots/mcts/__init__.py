@@ -1,0 +1,6 @@
+"""The information-set MCTS bot for Gnadenlos! (docs/bots.md): `python -m bots.mcts`."""
+
+from bots.mcts.bot import MctsBot
+from bots.mcts.search import ISMCTS, SearchStats
+
+__all__ = ["ISMCTS", "MctsBot", "SearchStats"]

@@ -1,0 +1,70 @@
+"""The Gnadenlos!-specific parts of the MCTS bot: the heuristic rollout policy
+and the static evaluation used after a rollout depth cut-off.
+
+Both read a determinized state the search sampled from its own observation,
+never the true state of the match.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from referee.games.gnadenlos.actions import Bid
+from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE
+
+from bots.heuristic.policy import decide
+from bots.heuristic.values import CARD_VALUE
+from bots.heuristic.view import view_from_state
+
+NUGGET_WEIGHT = 0.5
+"""A spare nugget is worth about half a field: it buys one later (G-7.1), at
+most five a turn, and only breaks ties at the end (G-9.4)."""
+CARD_WEIGHT = 0.3
+"""Adventurers in hand are future event winnings (G-5)."""
+
+
+def heuristic_rollout(state: Any, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    """The heuristic's choice for `seat` in a determinized state."""
+    if len(legal) == 1:
+        return legal[0]
+    return decide(view_from_state(state, seat), legal)
+
+
+def candidates(state: Any, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Bids of equal total and card count are alike (G-6.2: only the total
+    ranks a bid; the count decides how fast the market fills, G-8.1), so only
+    the one costing the seat least of its own colour is searched."""
+    if not legal or not isinstance(legal[0], Bid):
+        return legal
+    cheapest: dict[tuple[int, int], tuple[int, Any]] = {}
+    for bid in legal:
+        total = own = 0
+        for colour, value in bid.ious:
+            total += value
+            if colour == seat:
+                own += value
+        key = (total, len(bid.ious))
+        kept = cheapest.get(key)
+        if kept is None or own < kept[0]:
+            cheapest[key] = (own, bid)
+    return tuple(bid for _, bid in cheapest.values())
+
+
+def evaluate(state: Any) -> list[float]:
+    """G-9.4 extended to an unfinished match: field first, then what nuggets
+    (net of the seat's IOUs in the market, G-8.2) and adventurers will buy;
+    three vultures rank last."""
+    exposure = [0] * state.n
+    for row in state.market:
+        for card in row:
+            if card >= 0:
+                exposure[IOU_COLOUR[card]] += IOU_VALUE[card]
+    scores = []
+    for s in range(state.n):
+        if state.vultures[s] >= state.cfg.vultures_to_lose:
+            scores.append(-1000.0)
+            continue
+        cards = sum(CARD_VALUE[c] for c in state.adv_hands[s])
+        scores.append(state.fields[s] + NUGGET_WEIGHT * (state.nuggets[s] - exposure[s]) + CARD_WEIGHT * cards)
+    return scores

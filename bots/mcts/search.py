@@ -1,0 +1,252 @@
+"""Information-set Monte Carlo tree search (ISMCTS) over one seat's observation.
+
+Each iteration samples a determinization of the searching seat's information
+set with `game.determinize(observation, rng)` — a full state consistent with
+what the seat observed, hidden cards dealt at random and the future chance
+streams (decks, die) seeded from the search's own generator — and then walks
+one shared tree in it:
+
+- The tree's nodes are keyed by the actions taken from the root (single-
+  observer ISMCTS, Cowling, Powley & Whitehouse 2012). Every seat that decides
+  at a node keeps its own action statistics there, so opponents choose by
+  their own results, not ours.
+- Simultaneous decisions (the commitment, G-5.4) are decoupled: each deciding
+  seat picks from its own statistics without seeing the others' choice, and
+  the child is keyed by the joint action.
+- Legal actions differ between determinizations (another seat's hidden hand,
+  the adventurers an auction reveals), so selection is UCB1 over the actions
+  available in this determinization, with availability counts in place of the
+  parent's visit count ("subset-armed bandit").
+- One node is added per iteration; from there a rollout policy (random or the
+  heuristic) plays on, to the end or for `rollout_depth` decisions after which
+  a static evaluation ranks the seats.
+- Rewards come from the final ranking (G-9.4): seat reward
+  (n - 1 - place) / (n - 1), places shared by a tie averaged.
+
+The search reads nothing but the observation it is given and the engine's
+public API (`determinize`, `to_act`, `legal_actions`, `apply_unchecked`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.games.base import Game, Observation, State
+
+log = logging.getLogger(__name__)
+
+RolloutPolicy = Callable[[State, int, tuple[Any, ...], random.Random], Any]
+"""(state, seat, legal actions, rng) -> the action that seat plays in a rollout."""
+Evaluator = Callable[[State], Sequence[float]]
+"""A score per seat for a non-final state; higher is better."""
+Candidates = Callable[[State, int, tuple[Any, ...]], tuple[Any, ...]]
+"""(state, seat, legal actions) -> the subset worth searching (dominated ones dropped)."""
+
+
+def random_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    return legal[rng.randrange(len(legal))]
+
+
+def rank_rewards(keys: Sequence[Any]) -> list[float]:
+    """Reward per seat from sort keys (higher is better): (n-1-place)/(n-1),
+    averaged over the places a tie shares."""
+    n = len(keys)
+    rewards = []
+    for key in keys:
+        above = sum(1 for k in keys if k > key)
+        tied = sum(1 for k in keys if k == key)
+        # places above .. above+tied-1, mean reward of those places
+        mean_place = above + (tied - 1) / 2
+        rewards.append((n - 1 - mean_place) / (n - 1))
+    return rewards
+
+
+def outcome_rewards(state: State) -> list[float]:
+    ranks = state.outcome().ranks
+    return rank_rewards([-r for r in ranks])
+
+
+class _Node:
+    """A node of the tree: per deciding seat, action -> [visits, reward sum,
+    availability]; children keyed by the (joint) action taken."""
+
+    __slots__ = ("children", "stats", "hints")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.stats: dict[int, dict[Any, list[float]]] = {}
+        self.hints: dict[int, Any] = {}
+
+
+@dataclass
+class SearchStats:
+    """What the last search did: the figures the bot reports."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    tree_nodes: int = 0
+    total_iterations: int = 0
+    total_seconds: float = 0.0
+    searches: int = 0
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.seconds if self.seconds else 0.0
+
+    @property
+    def mean_iterations_per_second(self) -> float:
+        """Over every search this bot made."""
+        return self.total_iterations / self.total_seconds if self.total_seconds else 0.0
+
+
+class ISMCTS:
+    """The search. `search` returns the most visited root action of `seat`."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        rollout: RolloutPolicy = random_rollout,
+        rollout_depth: int | None = None,
+        evaluate: Evaluator | None = None,
+        candidates: Candidates | None = None,
+        hint: RolloutPolicy | None = None,
+        hint_weight: float = 0.5,
+        exploration: float = 0.7,
+        rng: random.Random | None = None,
+    ) -> None:
+        if rollout_depth is not None and evaluate is None:
+            raise ValueError("a rollout depth cut-off needs an evaluation function")
+        self.game = game
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.evaluate = evaluate
+        self.candidates = candidates
+        self.hint = hint
+        self.hint_weight = hint_weight
+        self.exploration = exploration
+        self.rng = rng or random.Random()
+        self.stats = SearchStats()
+
+    def search(
+        self,
+        observation: Observation,
+        legal_actions: Sequence[Any],
+        *,
+        iterations: int | None = None,
+        until: float | None = None,
+    ) -> Any:
+        """Search from `observation` for at most `iterations` iterations and
+        until the `time.monotonic()` value `until`, whichever comes first (at
+        least one iteration). Returns one of `legal_actions`."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        seat = observation.seat
+        root = _Node()
+        started = time.monotonic()
+        done = 0
+        while True:
+            self._iterate(root, observation, seat)
+            done += 1
+            if iterations is not None and done >= iterations:
+                break
+            if until is not None and time.monotonic() >= until:
+                break
+        elapsed = time.monotonic() - started
+        self._record(done, elapsed, root)
+        table = root.stats.get(seat, {})
+        best = max(legal_actions, key=lambda a: table[a][0] if a in table else -1.0)
+        return best
+
+    def _record(self, done: int, elapsed: float, root: _Node) -> None:
+        s = self.stats
+        s.iterations, s.seconds, s.tree_nodes = done, elapsed, _count(root)
+        s.total_iterations += done
+        s.total_seconds += elapsed
+        s.searches += 1
+        log.debug(
+            "ISMCTS: %d iterations in %.3f s (%.0f/s), %d nodes",
+            done, elapsed, s.iterations_per_second, s.tree_nodes,
+        )
+
+    def _iterate(self, root: _Node, observation: Observation, seat: int) -> None:
+        rng = self.rng
+        state = self.game.determinize(observation, rng)
+        node = root
+        path: list[tuple[_Node, dict[int, Any]]] = []
+        while not state.is_terminal():
+            joint = {s: self._select(node, s, state) for s in sorted(state.to_act())}
+            path.append((node, joint))
+            state.apply_unchecked(joint)
+            key = tuple(joint.items()) if len(joint) > 1 else next(iter(joint.values()))
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                break
+            node = child
+        rewards = self._simulate(state)
+        for node, joint in path:
+            for s, action in joint.items():
+                entry = node.stats[s][action]
+                entry[0] += 1
+                entry[1] += rewards[s]
+
+    def _select(self, node: _Node, seat: int, state: State) -> Any:
+        """UCB1 over the actions available now, an untried one first (the
+        hint's choice before the others); the hint's action gets a bias that
+        fades with its visits (progressive bias), so a short search still
+        plays at least as the hint does."""
+        legal = state.legal_actions(seat)
+        if self.candidates is not None:
+            legal = self.candidates(state, seat, legal)
+        table = node.stats.get(seat)
+        if table is None:
+            table = node.stats[seat] = {}
+            if self.hint is not None:
+                node.hints[seat] = self.hint(state, seat, legal, self.rng)
+        hint = node.hints.get(seat)
+        untried = []
+        best, best_score = None, -1.0
+        c = self.exploration
+        for action in legal:
+            entry = table.get(action)
+            if entry is None:
+                untried.append(action)
+                continue
+            entry[2] += 1
+            visits = entry[0]
+            if visits == 0:
+                score = math.inf
+            else:
+                score = entry[1] / visits + c * math.sqrt(math.log(entry[2]) / visits)
+                if action == hint:
+                    score += self.hint_weight / visits
+            if score > best_score:
+                best, best_score = action, score
+        if untried:
+            action = hint if hint in untried else untried[self.rng.randrange(len(untried))]
+            table[action] = [0, 0.0, 1]
+            return action
+        return best
+
+    def _simulate(self, state: State) -> list[float]:
+        rng, policy = self.rng, self.rollout
+        depth = self.rollout_depth
+        steps = 0
+        while not state.is_terminal():
+            if depth is not None and steps >= depth:
+                assert self.evaluate is not None
+                return rank_rewards(self.evaluate(state))
+            state.apply_unchecked({s: policy(state, s, state.legal_actions(s), rng) for s in state.to_act()})
+            steps += 1
+        return outcome_rewards(state)
+
+
+def _count(node: _Node) -> int:
+    return 1 + sum(_count(child) for child in node.children.values())
