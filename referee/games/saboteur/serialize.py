@@ -172,11 +172,10 @@ def _read_roles(state: SaboteurState, obj: dict[str, Any], everyone: int) -> Non
     if len(entries) != n:
         raise ValueError("roles needs one dwarf card per seat")
     state.roles = [reader.take(entry, 1 << seat) for seat, entry in enumerate(entries)]
-    if "set_aside" in obj:
-        state.set_aside = reader.take(obj["set_aside"], 0)
-    else:
-        (state.set_aside,) = reader.rest()
-        state.known[state.set_aside] = 0
+    rest = reader.rest()
+    if len(rest) != 1:
+        raise ValueError("roles must use the table's dwarf cards, leaving one to set aside")
+    state.set_aside = reader.take(obj.get("set_aside", NAME[rest[0]]), 0)
     if reader.rest():
         raise ValueError("roles and set_aside must use the table's dwarf cards")
 
