@@ -16,13 +16,21 @@ from typing import Any
 import grpc
 
 from bots.sdk.bot import Bot, DecisionContext, MatchInfo
-from referee.games.base import Outcome
+from referee.games.base import Action, Outcome
 from referee.protocol import codec as wire
 from referee.protocol.client import PROTOCOL_VERSION, TimeControl
 from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
 from referee.protocol.pb.tournament.v1 import tournament_pb2_grpc as tgrpc
 
 log = logging.getLogger(__name__)
+
+_ACTION_CACHE_SIZE = 1 << 16
+_ACTION_CACHES: dict[str, dict[bytes, Action]] = {}
+
+
+def _action_cache(game: str) -> dict[bytes, Action]:
+    """The process-wide decoded-action cache of one game (kept across matches)."""
+    return _ACTION_CACHES.setdefault(game, {})
 
 
 class BotServicer(tgrpc.BotServicer):
@@ -66,6 +74,7 @@ class _Match:
         self.bot = bot
         self.codec = codec
         self.info = info
+        self.actions = _action_cache(codec.game)
 
     @classmethod
     def start(cls, bot: Bot, start: tpb.MatchStart) -> "_Match":
@@ -88,11 +97,23 @@ class _Match:
         deadline = time.monotonic() + decide.deadline_ms / 1000
         codec = self.codec
         observation = wire.decode_game_observation(codec, decide.observation)
-        legal = tuple([wire.decode_game_action(codec, a) for a in decide.legal_actions])
+        legal = tuple([self._action(a) for a in decide.legal_actions])
         action = self.bot.decide(observation, legal, DecisionContext(self.info, decide.request_id, deadline))
         return tpb.BotMessage(
             decision=tpb.Decision(request_id=decide.request_id, action=wire.game_action(codec, action))
         )
+
+    def _action(self, message: tpb.GameAction) -> Action:
+        """Decode a legal action, through a cache keyed by its bytes: the same
+        few actions recur all match long, and re-serialising a tiny message
+        costs a fraction of building the engine value from it."""
+        key = message.SerializeToString()
+        action = self.actions.get(key)
+        if action is None:
+            if len(self.actions) >= _ACTION_CACHE_SIZE:
+                self.actions.clear()
+            action = self.actions[key] = wire.decode_game_action(self.codec, message)
+        return action
 
     def notify(self, notify: tpb.Notify) -> None:
         seat = self.info.seat

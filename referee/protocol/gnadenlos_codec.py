@@ -161,14 +161,19 @@ def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
     )
 
 
-def _slot_value(state: int, colour: int, value: int) -> Slot:
-    if state == _KNOWN:
-        return (colour, value)
-    if state == _HIDDEN:
-        return HIDDEN
-    if state == _EMPTY:
-        return None
-    raise InvalidActionError(f"market slot state {state} is not defined")
+_UNKNOWN_SLOT: dict[int, Slot] = {_EMPTY: None, _HIDDEN: HIDDEN}
+
+
+def _slots(msg: pb.Observation) -> tuple[Slot, ...]:
+    try:
+        return tuple(
+            [
+                (c, v) if s == _KNOWN else _UNKNOWN_SLOT[s]
+                for s, c, v in zip(msg.market_states, msg.market_colours, msg.market_values)
+            ]
+        )
+    except KeyError as exc:
+        raise InvalidActionError(f"market slot state {exc} is not defined") from None
 
 
 def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
@@ -178,7 +183,7 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
     """
     adv_known = _groups(msg.adv_hand_known, msg.adv_hand_sizes)
     iou_known = _groups(tuple(zip(msg.iou_hand_colours, msg.iou_hand_values)), msg.iou_hand_sizes)
-    slots = tuple(map(_slot_value, msg.market_states, msg.market_colours, msg.market_values))
+    slots = _slots(msg)
     bids = _groups(tuple(zip(msg.bid_colours, msg.bid_values)), msg.bid_sizes)
     return GnadenlosObservation(
         seat=msg.seat,

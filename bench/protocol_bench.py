@@ -1,0 +1,292 @@
+"""The bot protocol's speed: the gRPC floor, the decision round trip, cold start.
+
+`python -m bench protocol` (or `python -m bench.protocol_bench`) measures, in
+one run and interleaved block by block so that machine noise hits both alike:
+
+- the floor: a bare gRPC bidirectional-stream ping-pong between this process
+  and a child Python process over a Unix socket (raw bytes, no protobuf, the
+  same synchronous gRPC API and stream pattern the referee uses), with
+  messages of the size of a typical Decide and Decision;
+- the decision round trip through `BotClient` with the random bot process:
+  the referee encodes the observation and legal actions, the bot decodes
+  them, chooses, encodes its answer, the referee decodes and validates it.
+  Positions (observation + legal actions) are sampled from random matches
+  beforehand: building them is the engine's cost, reported separately;
+- bot cold start: from spawning `python -m bots.random` to its first decision.
+
+Targets (issue 3): decision p50 <= 1.3x floor p50; cold start p50 <= 150 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from concurrent import futures
+from typing import Any
+
+ECHO_METHOD = "/bench.Echo/Play"
+
+
+# ------------------------------------------------------------------ floor
+
+
+def echo_server(socket_path: str, answer_size: int) -> None:
+    """The floor's child process: answer every message with `answer_size` bytes."""
+    import grpc
+
+    answer = b"x" * answer_size
+
+    def play(requests: Any, context: Any) -> Any:
+        for _ in requests:
+            yield answer
+
+    handler = grpc.method_handlers_generic_handler(
+        "bench.Echo", {"Play": grpc.stream_stream_rpc_method_handler(play)}
+    )
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers((handler,))
+    server.add_insecure_port(f"unix:{socket_path}")
+    server.start()
+    server.wait_for_termination()
+
+
+class Floor:
+    """A bare stream ping-pong: queue-fed requests, `next()` on the answers."""
+
+    def __init__(self, socket_path: str, answer_size: int) -> None:
+        import grpc
+
+        from referee.protocol.client import CHANNEL_OPTIONS, _wait_for_socket
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench.protocol_bench", "--echo-server", socket_path, str(answer_size)]
+        )
+        _wait_for_socket(socket_path, time.monotonic() + 10)
+        self.channel = grpc.insecure_channel(f"unix:{socket_path}", options=CHANNEL_OPTIONS)
+        grpc.channel_ready_future(self.channel).result(timeout=10)
+        self.requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.end = object()
+        self.answers = self.channel.stream_stream(ECHO_METHOD)(iter(self.requests.get, self.end))
+
+    def round_trip(self, payload: bytes) -> None:
+        self.requests.put(payload)
+        next(self.answers)
+
+    def close(self) -> None:
+        self.requests.put(self.end)
+        self.channel.close()
+        self.process.terminate()
+        self.process.wait()
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def sample_positions(count: int, seed: int) -> list[tuple[Any, tuple[Any, ...]]]:
+    """(observation, legal actions) of decisions from random 4-seat matches."""
+    from referee.games import load_game
+
+    game = load_game("gnadenlos")
+    rng = random.Random(seed)
+    positions: list[tuple[Any, tuple[Any, ...]]] = []
+    match = 0
+    while len(positions) < count:
+        state = game.new_state(4, seed + match, {"setup": "advanced"} if match % 2 else None)
+        match += 1
+        while not state.is_terminal():
+            actions = {}
+            for seat in state.to_act():
+                legal = state.legal_actions(seat)
+                if len(legal) > 1:
+                    positions.append((state.observe(seat), legal))
+                actions[seat] = rng.choice(legal)
+            state.apply(actions)
+    rng.shuffle(positions)
+    return positions[:count]
+
+
+def start_random_bot(socket_path: str) -> tuple[subprocess.Popen[bytes], Any]:
+    from referee.protocol.client import BotClient
+
+    process = subprocess.Popen([sys.executable, "-m", "bots.random", "--seed", "1", "--socket", socket_path])
+    client = BotClient(socket_path)
+    client.wait_ready(10)
+    return process, client
+
+
+def start_match(client: Any, observation: Any) -> None:
+    from referee.protocol.client import TimeControl
+
+    client.start_match(
+        match_id="bench", game="gnadenlos", variant={}, seat=observation.seat, num_seats=4,
+        seat_names=["random"] * 4, time_control=TimeControl(), observation=observation,
+    )
+
+
+class Decisions:
+    """Decision round trips through BotClient against the random bot process."""
+
+    def __init__(self, socket_path: str, positions: list[tuple[Any, tuple[Any, ...]]]) -> None:
+        self.process, self.client = start_random_bot(socket_path)
+        self.positions = positions
+        self.request_id = 0
+        start_match(self.client, positions[0][0])
+
+    def round_trip(self, index: int) -> None:
+        observation, legal = self.positions[index % len(self.positions)]
+        self.request_id += 1
+        self.client.send_decide(request_id=self.request_id, observation=observation, legal_actions=legal, deadline=1.0)
+        self.client.receive_decision(request_id=self.request_id, legal_actions=legal, timeout=1.05)
+
+    def close(self) -> None:
+        self.client.close()
+        self.process.terminate()
+        self.process.wait()
+
+
+def measure_interleaved(
+    runs: dict[str, Callable[[int], None]], blocks: int, per_block: int
+) -> dict[str, list[float]]:
+    """Each named round trip timed `blocks * per_block` times, block by block in turn."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    clock = time.perf_counter
+    for block in range(blocks):
+        for name, run in runs.items():
+            out = times[name]
+            for i in range(per_block):
+                start = clock()
+                run(block * per_block + i)
+                out.append(clock() - start)
+    return times
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# ---------------------------------------------------------------- cold start
+
+
+def cold_start(socket_path: str, observation: Any, legal: tuple[Any, ...]) -> float:
+    """Seconds from spawning the random bot to its first validated decision."""
+    begin = time.perf_counter()
+    process, client = start_random_bot(socket_path)
+    start_match(client, observation)
+    client.send_decide(request_id=1, observation=observation, legal_actions=legal, deadline=1.0)
+    client.receive_decision(request_id=1, legal_actions=legal, timeout=5.0)
+    elapsed = time.perf_counter() - begin
+    client.close()
+    process.terminate()
+    process.wait()
+    os.unlink(socket_path) if os.path.exists(socket_path) else None
+    return elapsed
+
+
+# ------------------------------------------------------------------- report
+
+
+def codec_costs(positions: list[tuple[Any, tuple[Any, ...]]]) -> dict[str, float]:
+    """Microseconds per call of the pieces of the decision path, in-process."""
+    from referee.protocol import codec as wire
+    from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+
+    codec = wire.codec_for("gnadenlos")
+    encoder = wire.DecideEncoder(codec)
+    encoded = [encoder.encode(i, o, legal, 1000) for i, (o, legal) in enumerate(positions)]
+
+    def per_call(fn: Callable[[], None]) -> float:
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - start)
+        return best / len(positions) * 1e6
+
+    def bot_side() -> None:
+        for raw in encoded:
+            decide = tpb.RefereeMessage.FromString(raw).decide
+            wire.decode_game_observation(codec, decide.observation)
+            [wire.decode_game_action(codec, a) for a in decide.legal_actions]
+
+    return {
+        "referee: encode Decide (observation + cached actions)": per_call(
+            lambda: [encoder.encode(i, o, legal, 1000) for i, (o, legal) in enumerate(positions)]
+        ),
+        "bot: parse Decide, decode observation and actions": per_call(bot_side),
+        "bot: decode observation only": per_call(
+            lambda: [wire.decode_game_observation(codec, tpb.RefereeMessage.FromString(r).decide.observation) for r in encoded]
+        ),
+        "mean legal actions per decision": statistics.fmean(len(legal) for _, legal in positions) * 1e-0,
+        "mean Decide size (bytes)": statistics.fmean(len(r) for r in encoded),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--echo-server", nargs=2, metavar=("SOCKET", "ANSWER_SIZE"), help=argparse.SUPPRESS)
+    parser.add_argument("--blocks", type=int, default=20)
+    parser.add_argument("--per-block", type=int, default=250)
+    parser.add_argument("--cold-starts", type=int, default=15)
+    parser.add_argument("--no-record", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    if args.echo_server:
+        echo_server(args.echo_server[0], int(args.echo_server[1]))
+        return
+
+    positions = sample_positions(2000, seed=7)
+    costs = codec_costs(positions)
+    request_size = int(costs["mean Decide size (bytes)"])
+    tmp = tempfile.mkdtemp(prefix="pbench", dir="/tmp")
+    try:
+        floor = Floor(os.path.join(tmp, "floor.sock"), answer_size=16)
+        decisions = Decisions(os.path.join(tmp, "bot.sock"), positions)
+        payload = b"x" * request_size
+        runs = {"floor": lambda i: floor.round_trip(payload), "decision": decisions.round_trip}
+        measure_interleaved(runs, blocks=2, per_block=200)  # warm-up
+        times = measure_interleaved(runs, blocks=args.blocks, per_block=args.per_block)
+        floor.close()
+        decisions.close()
+        colds = [cold_start(os.path.join(tmp, "cold.sock"), *positions[0]) for _ in range(args.cold_starts)]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    f50, f99 = quantile(times["floor"], 0.5) * 1e6, quantile(times["floor"], 0.99) * 1e6
+    d50, d99 = quantile(times["decision"], 0.5) * 1e6, quantile(times["decision"], 0.99) * 1e6
+    c50, cmax = quantile(colds, 0.5) * 1e3, max(colds) * 1e3
+    ratio = d50 / f50
+    rows = [
+        ("floor: bare gRPC stream ping-pong, p50 / p99", f"{f50:.0f} µs / {f99:.0f} µs", f"{request_size} B out, 16 B back"),
+        ("decision round trip via BotClient + random bot, p50 / p99", f"{d50:.0f} µs / {d99:.0f} µs", ""),
+        ("decision p50 / floor p50", f"{ratio:.2f}×", "target ≤ 1.3×" + (" (met)" if ratio <= 1.3 else " (missed)")),
+        ("bot cold start to first decision, p50 / max", f"{c50:.0f} ms / {cmax:.0f} ms",
+         "target p50 ≤ 150 ms" + (" (met)" if c50 <= 150 else " (missed)")),
+    ]
+    rows += [(name, f"{value:.1f} µs" if "µs" not in name and "bytes" not in name and "mean" not in name else f"{value:.1f}", "in-process, per decision")
+             for name, value in costs.items()]
+    n = args.blocks * args.per_block
+    table = "\n".join(["| figure | value | note |", "|---|---|---|", *(f"| {a} | {b} | {c} |" for a, b, c in rows)])
+    from bench.recording import machine_summary, write_section
+
+    body = (
+        f"Measured by `python -m bench protocol` (bench/protocol_bench.py) on {machine_summary()}.\n"
+        f"{n} round trips each of the floor and of decisions, interleaved in blocks of {args.per_block}; "
+        f"{args.cold_starts} cold starts. Decisions use {len(positions)} positions sampled from random "
+        f"4-seat matches (standard and advanced setup), only those with at least two legal actions.\n\n{table}\n"
+    )
+    print(body)
+    if not args.no_record:
+        write_section("Protocol", body)
+
+
+if __name__ == "__main__":
+    main()
