@@ -9,6 +9,7 @@ any order.
 from __future__ import annotations
 
 import datetime
+import fcntl
 import os
 import platform
 import re
@@ -37,13 +38,21 @@ def machine_summary() -> str:
 
 
 def write_section(heading: str, body: str, path: Path = DOCS_PATH) -> None:
-    """Replace (or append) the `## heading` section of the benchmarks page."""
-    text = path.read_text() if path.exists() else PAGE_HEADER
+    """Replace (or append) the `## heading` section of the benchmarks page.
+
+    Holds an exclusive lock on the page while it reads and rewrites it, so
+    benchmarks finishing at the same time do not lose each other's sections.
+    """
     section = f"## {heading}\n\n{body.strip()}\n"
     pattern = re.compile(rf"^## {re.escape(heading)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text, count=1)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text.rstrip("\n") + "\n")
+    with path.open("a+", encoding="utf-8") as page:
+        fcntl.flock(page, fcntl.LOCK_EX)
+        page.seek(0)
+        text = page.read() or PAGE_HEADER
+        if pattern.search(text):
+            text = pattern.sub(lambda _: section + "\n", text, count=1)
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        page.truncate(0)
+        page.write(text.rstrip("\n") + "\n")

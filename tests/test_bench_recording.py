@@ -6,6 +6,7 @@ another's figures. Tested on a temporary page, never the real one.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench.recording import PAGE_HEADER, machine_summary, write_section
@@ -45,3 +46,12 @@ def test_a_heading_that_is_a_prefix_of_another_is_its_own_section(tmp_path: Path
 def test_machine_summary_names_date_cores_and_python() -> None:
     summary = machine_summary()
     assert "nproc" in summary and "Python 3." in summary and "UTC" in summary
+
+
+def test_benchmarks_finishing_together_keep_every_section(tmp_path: Path) -> None:
+    page = tmp_path / "benchmarks.md"
+    headings = [f"Bench {i}" for i in range(16)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda h: write_section(h, f"figures of {h}", path=page), headings))
+    text = page.read_text()
+    assert all(f"## {h}\n\nfigures of {h}\n" in text for h in headings)
