@@ -78,8 +78,8 @@ class FakeBot:
         self.alive = True
         self.pid = 1
 
-    def exit_description(self) -> str:
-        return "still running"
+    def exit_description(self, wait: float = 0.0) -> str:
+        return "the process is still running"
 
 
 def random_policy(asked: int, observation: Observation, legal: tuple[Action, ...]) -> Action:
