@@ -1,0 +1,112 @@
+"""What this machine lets the sandbox do, probed once per referee process.
+
+Each protection is tried for real in a throw-away child of a throw-away
+supervisor (`_shim.py --probe`), so the answer is what the kernel permits
+here, not what a configuration file claims. A protection a policy asks for
+but the machine lacks is logged once as a warning (`warn_missing`) and is
+visible in `capabilities().as_dict()`, which the referee writes into match
+records.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SHIM = Path(__file__).with_name("_shim.py")
+CGROUP2_MOUNTS = ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """The protections available to sandboxes started by this process."""
+
+    root: bool
+    """The referee runs as root (needed for a separate user and a private /proc)."""
+    network_namespace: bool
+    """A bot can get its own network namespace (as root, or through an
+    unprivileged user namespace)."""
+    private_proc: bool
+    """A bot can get a private /proc showing only its own processes."""
+    switch_user: bool
+    """A bot can run as its own unprivileged uid."""
+    subreaper: bool
+    """The supervisor can adopt orphaned descendants (PR_SET_CHILD_SUBREAPER)."""
+    pidfd: bool
+    """The supervisor notices the referee's death at once (else within 0.2 s)."""
+    cgroup_v2_writable: bool
+    """A cgroup v2 hierarchy could be written (not used yet; recorded for
+    memory accounting later)."""
+
+    def missing(self) -> list[str]:
+        """Names of the protections that are not available."""
+        return [name for name, value in asdict(self).items() if value is False and name != "root"]
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        on = [name for name, value in asdict(self).items() if value]
+        return "sandbox capabilities: " + (", ".join(on) or "none")
+
+
+_lock = threading.Lock()
+_cached: Capabilities | None = None
+_warned: set[str] = set()
+
+
+def capabilities(probe_uid: int = 61000) -> Capabilities:
+    """Probe (once) and return what this machine permits."""
+    global _cached
+    with _lock:
+        if _cached is None:
+            _cached = _probe(probe_uid)
+            log.info(_cached.summary())
+        return _cached
+
+
+def warn_missing(name: str, consequence: str) -> None:
+    """Log, once per process, that protection `name` is unavailable."""
+    with _lock:
+        if name in _warned:
+            return
+        _warned.add(name)
+    log.warning("sandbox: %s is not available on this machine: %s", name, consequence)
+
+
+def _probe(probe_uid: int) -> Capabilities:
+    config = json.dumps({"probe": True, "uid": probe_uid if os.geteuid() == 0 else None})
+    try:
+        out = subprocess.run([sys.executable, "-I", "-S", str(SHIM), config], capture_output=True,
+                             timeout=30, check=True).stdout
+        found = json.loads(out)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        log.warning("sandbox: capability probe failed (%s); assuming no protection", exc)
+        found = {}
+    return Capabilities(
+        root=os.geteuid() == 0,
+        network_namespace=bool(found.get("network_namespace")),
+        private_proc=bool(found.get("private_proc")),
+        switch_user=bool(found.get("switch_user")),
+        subreaper=bool(found.get("subreaper")),
+        pidfd=bool(found.get("pidfd")),
+        cgroup_v2_writable=_cgroup_v2_writable(),
+    )
+
+
+def _cgroup_v2_writable() -> bool:
+    for mount in CGROUP2_MOUNTS:
+        if os.path.exists(os.path.join(mount, "cgroup.procs")) and os.path.exists(
+            os.path.join(mount, "cgroup.subtree_control")
+        ):
+            return os.access(mount, os.W_OK)
+    return False

@@ -1,0 +1,73 @@
+"""A bot's stdout and stderr: one pipe, drained by a thread into a capped log.
+
+The bot only ever holds the pipe's write end, never the log file, so it
+cannot write past the cap, read another bot's log, or learn where logs live.
+Past the cap the thread keeps reading and discards, so a bot that writes
+without end never blocks on a full pipe (and never slows the referee's
+memory: one 64 KiB buffer at a time).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+CHUNK = 64 * 1024
+TRUNCATED = "\n[referee: log truncated at {cap} bytes; further output discarded]\n"
+
+
+class CappedLog:
+    """Drains `read_fd` into `path` (appending), keeping at most `cap` bytes."""
+
+    def __init__(self, read_fd: int, path: Path, cap: int, name: str) -> None:
+        self.path = path
+        self.cap = cap
+        self.written = 0
+        self.discarded = 0
+        self._fd = read_fd
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._out = open(path, "ab", buffering=0)
+        os.chmod(path, 0o600)  # authors read logs through the referee, bots never
+        self._thread = threading.Thread(target=self._drain, name=f"sandbox-log-{name}", daemon=True)
+        self._thread.start()
+
+    @property
+    def truncated(self) -> bool:
+        return self.discarded > 0
+
+    def _drain(self) -> None:
+        try:
+            while True:
+                try:
+                    chunk = os.read(self._fd, CHUNK)
+                except InterruptedError:
+                    continue
+                if not chunk:
+                    return
+                room = self.cap - self.written
+                if room > 0:
+                    self._out.write(chunk[:room])
+                    self.written += min(room, len(chunk))
+                self.discarded += max(0, len(chunk) - max(room, 0))
+                if self.discarded and room > 0:
+                    self._out.write(TRUNCATED.format(cap=self.cap).encode())
+        finally:
+            os.close(self._fd)
+            self._out.close()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait until every writer has closed the pipe; True if it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+
+def read_tail(path: Path, limit: int) -> str:
+    """The last `limit` bytes of a log, decoded leniently."""
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - limit))
+            return handle.read().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return ""

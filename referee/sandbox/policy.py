@@ -1,0 +1,91 @@
+"""What a sandbox allows a bot: resource limits and the protections asked for.
+
+Plain frozen values, so a policy can be written into a match record and
+compared. The defaults suit a warm bot process that lives through a whole
+ladder run (many matches, a few minutes of CPU), not a single decision: the
+per-decision time is the referee's own timer, these are the backstops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+MiB = 1024 * 1024
+GiB = 1024 * MiB
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits applied to the bot (setrlimit in the bot before exec,
+    inherited by everything it starts) plus the supervisor's wall clock.
+
+    `None` means "no limit" for that resource.
+    """
+
+    memory_bytes: int | None = 2 * GiB
+    """Address space (RLIMIT_AS). gRPC's threads reserve stacks and malloc
+    arenas, so a healthy Python bot needs a few hundred MiB of address space."""
+
+    cpu_seconds: int | None = 3600
+    """CPU time of the bot process, cumulative over its life (RLIMIT_CPU;
+    SIGXCPU at the limit, SIGKILL one second later)."""
+
+    max_processes: int | None = 128
+    """Processes and threads (RLIMIT_NPROC). Counted per user by the kernel,
+    so it is exact only when each bot runs as its own user (see
+    `SandboxPolicy.run_as`); otherwise it is added to the count the
+    referee's user already has."""
+
+    open_files: int | None = 256
+    """Open file descriptors (RLIMIT_NOFILE)."""
+
+    file_size_bytes: int | None = 64 * MiB
+    """Largest file the bot may write (RLIMIT_FSIZE)."""
+
+    wall_seconds: float | None = 4 * 3600.0
+    """Wall-clock life of the bot process, enforced by its supervisor."""
+
+    log_bytes: int = 1 * MiB
+    """Bytes of stdout+stderr kept in the bot's log; the rest is read and
+    discarded, so the bot never blocks on a full pipe."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """The protections a sandbox applies. Each one the machine cannot give is
+    logged once as a warning and reported by `capabilities()`; with
+    `strict=True` spawning fails instead (SandboxUnavailable)."""
+
+    limits: Limits = field(default_factory=Limits)
+
+    isolate_network: bool = True
+    """Run the bot in its own network (and IPC) namespace: no interface but a
+    loopback that is down, so TCP/UDP out and to localhost fail; its Unix
+    socket, a filesystem path, still works."""
+
+    hide_processes: bool = True
+    """Mount a private /proc (hidepid=invisible) for the bot, so it cannot
+    read other processes' command lines (e.g. the referee's arguments).
+    Needs root."""
+
+    run_as: str | int = "auto"
+    """Whom the bot runs as. "auto": when the referee is root, a fresh
+    unprivileged uid per sandbox (no /etc/passwd entry needed), else the
+    referee's own user. "self": always the referee's user. An int uid or a
+    user name: that user (shared by every bot using it: weaker)."""
+
+    uid_range: tuple[int, int] = (61000, 62000)
+    """Uids [start, stop) reserved for "auto" sandboxes on this machine."""
+
+    path: str = "/usr/local/bin:/usr/bin:/bin"
+    """PATH given to the bot unless the caller's env sets one."""
+
+    strict: bool = False
+    """Fail instead of warning when a requested protection is unavailable."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
