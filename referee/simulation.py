@@ -44,30 +44,46 @@ class Summariser:
     """What one game adds to the game-neutral report.
 
     `turns(state)` counts the turns of a finished match in the game's own
-    sense (None: count decisions instead); `facts(state, outcome)` returns per-match figures whose means the
-    report shows (a key `x` becomes `x_mean` in the JSON, a per-seat tuple is
-    averaged seat by seat). `end_reasons` lists the reasons the game can end
-    with, in display order, so a reason that never happened still shows as 0 %.
+    sense (None: count decisions instead). `facts(first, last, outcome)` gets
+    the match's state at its first decision and at its end and returns
+    per-match figures whose means the report shows: a key `x` becomes `x_mean`
+    in the JSON; a tuple (one number per seat or position) is averaged element
+    by element. Facts named in `percent_facts` are shares, shown as percentages.
+    `end_reasons` lists the reasons the game can end with, in display order,
+    so a reason that never happened still shows as 0 %.
     """
 
     end_reasons: tuple[str, ...] = ()
     end_labels: Mapping[str, str] = field(default_factory=dict)
     turns: Callable[[State], int] | None = None
-    facts: Callable[[State, Outcome], Mapping[str, FactValue]] = lambda state, outcome: {}
+    facts: Callable[[State, State, Outcome], Mapping[str, FactValue]] = lambda first, last, outcome: {}
     fact_labels: Mapping[str, str] = field(default_factory=dict)
+    percent_facts: frozenset[str] = frozenset()
 
 
 def _gnadenlos_turns(state: State) -> int:
     return int(state.observe(0).turn)  # type: ignore[attr-defined]
 
 
-def _gnadenlos_facts(state: State, outcome: Outcome) -> dict[str, FactValue]:
-    """G-9.4: the winners' final field and nuggets (averaged over a shared win)."""
-    observation: Any = state.observe(0)  # fields and nuggets are public (G-10)
+def _gnadenlos_facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:
+    """G-9.4: the winners' final field and nuggets (averaged over a shared win),
+    and the win share by turn order from the start player.
+
+    The start player is drawn at random (G-2.5), so seat numbers alone hide any
+    advantage of playing first; turn order shows it. At a decision within turn
+    t the active seat is the start player's t-th successor.
+    """
+    start: Any = first.observe(0)  # turn, active, fields and nuggets are public (G-10)
+    end: Any = last.observe(0)
     winners = sorted(outcome.winners())
+    start_player = (start.active - start.turn) % start.num_seats
+    shares = win_shares(outcome.ranks)
     return {
-        "winner_field": statistics.fmean(observation.fields[s] for s in winners),
-        "winner_nuggets": statistics.fmean(observation.nuggets[s] for s in winners),
+        "winner_field": statistics.fmean(end.fields[s] for s in winners),
+        "winner_nuggets": statistics.fmean(end.nuggets[s] for s in winners),
+        "turn_order_win_share": tuple(
+            shares[(start_player + k) % start.num_seats] for k in range(start.num_seats)
+        ),
     }
 
 
@@ -81,7 +97,12 @@ GNADENLOS_SUMMARISER = Summariser(
     },
     turns=_gnadenlos_turns,
     facts=_gnadenlos_facts,
-    fact_labels={"winner_field": "winner's final field", "winner_nuggets": "winner's nuggets"},
+    fact_labels={
+        "winner_field": "winner's final field",
+        "winner_nuggets": "winner's nuggets",
+        "turn_order_win_share": "win share by turn order (start player first)",
+    },
+    percent_facts=frozenset({"turn_order_win_share"}),
 )
 
 SUMMARISERS: dict[str, Summariser] = {"gnadenlos": GNADENLOS_SUMMARISER}
@@ -118,6 +139,7 @@ def play_random_match(
     check `apply` itself). Raises ValueError for bad seats or variant.
     """
     state = game.new_state(players, seed, variant)
+    first = state.clone()
     rng = random.Random(derive_seed(seed, "simulate-decisions"))
     decisions = 0
     while not state.is_terminal():
@@ -127,7 +149,8 @@ def play_random_match(
     outcome = state.outcome()
     summariser = summariser_for(game)
     turns = decisions if summariser.turns is None else summariser.turns(state)
-    return MatchSummary(seed, decisions, turns, outcome.reason, outcome.ranks, summariser.facts(state, outcome))
+    facts = summariser.facts(first, state, outcome)
+    return MatchSummary(seed, decisions, turns, outcome.reason, outcome.ranks, facts)
 
 
 def win_shares(ranks: Sequence[int]) -> tuple[float, ...]:

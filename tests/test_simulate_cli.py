@@ -56,8 +56,22 @@ def test_json_report_has_the_agreed_keys_and_consistent_figures() -> None:
     assert len(report["seat_win_share"]) == 4
     assert sum(report["seat_win_share"]) == pytest.approx(1.0)
     assert report["turns_mean"] >= 1 and report["turns_stdev"] >= 0
+    assert len(report["turn_order_win_share_mean"]) == 4
+    assert sum(report["turn_order_win_share_mean"]) == pytest.approx(1.0)
     assert 1 <= report["winner_field_mean"] <= 35
     assert report["winner_nuggets_mean"] >= 0
+
+
+@pytest.mark.parametrize("setup", ["standard", "advanced"])
+def test_turn_order_win_share_counts_from_the_drawn_start_player(setup: str) -> None:
+    """G-2.5: position 0 of the turn order is the seat the setup drew to start."""
+    game: Any = load_game("gnadenlos")
+    for seed in range(8):
+        _, events = game.new_state_with_events(4, seed, {"setup": setup})
+        (start,) = [e.data["seat"] for e in events if e.kind == "start_player"]
+        report = simulate(game, 4, games=1, seed=seed, variant={"setup": setup})
+        by_seat = report.seat_win_share
+        assert report.fact_means["turn_order_win_share"] == tuple(by_seat[(start + k) % 4] for k in range(4))
 
 
 def test_same_seed_same_report_and_another_seed_another() -> None:

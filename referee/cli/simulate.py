@@ -143,7 +143,8 @@ def render_report(game: Game, report: SimulationReport) -> Panel:
         facts.add_column("figure")
         facts.add_column("mean", justify="right")
         for key, value in report.fact_means.items():
-            shown = " / ".join(f"{v:.2f}" for v in value) if isinstance(value, tuple) else f"{value:.2f}"
+            form = "{:.1%}" if key in summariser.percent_facts else "{:.2f}"
+            shown = " / ".join(map(form.format, value)) if isinstance(value, tuple) else form.format(value)
             facts.add_row(summariser.fact_labels.get(key, key), shown)
         parts += [Text(), facts]
     if any(abs(s - fair) > 1.96 * e for s, e in zip(report.seat_win_share, report.seat_win_share_stderr)):
