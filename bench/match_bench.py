@@ -1,0 +1,245 @@
+"""The referee's speed: complete matches between bot processes, and one decision.
+
+`python -m bench match` (or `python -m bench.match_bench`) measures, in one run:
+
+- complete 4-player Gnadenlos! matches between out-of-process random bots
+  (warm processes, started before the clock runs): matches per second with
+  one match at a time, and with two at a time (two referee worker processes,
+  each with its own four bots, as the ladder's workers run them) over the
+  same seeds; target (issue 3): two at least 1.6 times one;
+- the in-process time of the very same matches: the engine replays each
+  recorded match, building every observation and legal-action list the
+  referee built, so the difference is the cost of the processes and the wire;
+- the decision round trip through the referee: `referee.match.send_request`
+  and `collect` (what `run_match` does per decision) on positions from random
+  matches, with the observation and legal actions built inside the timed
+  region, the random bot answering and the referee validating; p50 and p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+GAME = "gnadenlos"
+SEATS = 4
+MOVE_TIME = 1.0
+RANDOM_BOT = [sys.executable, "-m", "bots.random"]
+
+
+# -------------------------------------------------------------- matches
+
+
+def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, results: Any) -> None:
+    """A worker process: start four warm random bots, play `warmup` matches,
+    wait for the common start, then play `seeds` and report the wall time."""
+    from referee.match import run_match
+    from referee.process import start_bots
+    from referee.protocol.client import TimeControl
+
+    bots = start_bots([RANDOM_BOT + ["--seed", str(i)] for i in range(SEATS)], [f"random{i}" for i in range(SEATS)])
+    control = TimeControl(move_time=MOVE_TIME)
+    try:
+        for seed in range(10**6, 10**6 + warmup):
+            run_match(GAME, bots, seed=seed, time_control=control)
+        start.wait()
+        began = time.perf_counter()
+        decisions = 0
+        for seed in seeds:
+            result = run_match(GAME, bots, seed=seed, time_control=control,
+                               record_path=Path(record_dir) / f"{seed}.jsonl")
+            decisions += result.decisions
+            if any(s.forfeit or s.strikes for s in result.seats):
+                raise RuntimeError(f"match {seed}: a random bot was struck; the figures would be wrong")
+        results.put((time.perf_counter() - began, decisions))
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def timed_run(groups: list[list[int]], record_dir: str, warmup: int) -> float:
+    """Play each group of seeds in its own worker process, all at once."""
+    context = multiprocessing.get_context("spawn")  # no gRPC state inherited through fork
+    start = context.Event()
+    results = context.Queue()
+    workers = [context.Process(target=play_matches, args=(group, record_dir, warmup, start, results))
+               for group in groups]
+    for worker in workers:
+        worker.start()
+    time.sleep(0.1)
+    began = time.perf_counter()
+    start.set()
+    for _ in workers:
+        results.get(timeout=600)
+    wall = time.perf_counter() - began
+    for worker in workers:
+        worker.join()
+    return wall
+
+
+def in_process_seconds(record_dir: Path) -> tuple[float, int]:
+    """Replay every recorded match in process, building what the referee
+    builds per decision (observations and legal actions of the deciding seats)."""
+    from referee.games import load_game
+    from referee.records import read_record
+
+    game = load_game(GAME)
+    records = [read_record(path) for path in sorted(record_dir.glob("*.jsonl"))]
+    began = time.perf_counter()
+    decisions = 0
+    for record in records:
+        state, _ = game.new_state_with_events(SEATS, record.header["seed"], record.header["variant"])  # type: ignore[attr-defined]
+        for seat in range(SEATS):
+            state.observe(seat)
+        for decision in record.decisions:
+            actions = {}
+            for line in decision["seats"]:
+                state.observe(line["seat"])
+                state.legal_actions(line["seat"])
+                actions[line["seat"]] = game.action_from_json(line["action"])
+            state.apply(actions)
+            decisions += 1
+    return time.perf_counter() - began, decisions
+
+
+def recorded_decisions(record_dir: Path) -> int:
+    from referee.records import read_record
+
+    return sum(len(read_record(path).decisions) for path in record_dir.glob("*.jsonl"))
+
+
+# ------------------------------------------------------- one decision
+
+
+def positions(count: int, seed: int) -> list[tuple[Any, int]]:
+    """(state, deciding seat) pairs sampled from random matches."""
+    from referee.games import load_game
+
+    game = load_game(GAME)
+    rng = random.Random(seed)
+    found: list[tuple[Any, int]] = []
+    match_seed = seed
+    while len(found) < count:
+        state = game.new_state(SEATS, match_seed)
+        match_seed += 1
+        while not state.is_terminal():
+            deciding = sorted(state.to_act())
+            if rng.random() < 0.3:
+                found.append((state.clone(), deciding[0]))
+            state.apply({s: rng.choice(state.legal_actions(s)) for s in deciding})
+    return found[:count]
+
+
+def round_trips(count: int, seed: int) -> list[float]:
+    """Seconds per decision through `send_request` + `collect` with a warm random bot."""
+    from referee.match import Answer, collect, send_request
+    from referee.process import BotProcess
+    from referee.protocol.client import TimeControl
+
+    samples = positions(count, seed)
+    control = TimeControl(move_time=MOVE_TIME)
+    bot = BotProcess.start(RANDOM_BOT, label="random")
+    try:
+        first_state, first_seat = samples[0]
+        bot.client.start_match(match_id="bench", game=GAME, variant={}, seat=first_seat, num_seats=SEATS,
+                               seat_names=["random"] * SEATS, time_control=control,
+                               observation=first_state.observe(first_seat))
+        times = []
+        for request_id, (state, seat) in enumerate(samples * 2, 1):
+            began = time.perf_counter()
+            legal = state.legal_actions(seat)
+            pending = send_request(bot.client, request_id=request_id, observation=state.observe(seat),
+                                   legal_actions=legal, allowance=control.move_time, grace=control.grace)
+            answer = pending if isinstance(pending, Answer) else collect(pending)
+            if answer.action is None:
+                raise RuntimeError(f"the random bot failed: {answer.fault}")
+            times.append(time.perf_counter() - began)
+        return times[len(samples):]  # the first pass warms the bot's and our caches
+    finally:
+        bot.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# ---------------------------------------------------------------- report
+
+
+def measure(args: argparse.Namespace) -> list[tuple[str, str, str]]:
+    seeds = list(range(args.seed, args.seed + args.matches))
+    half = len(seeds) // 2
+    one_walls: list[float] = []
+    two_walls: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="match-bench-") as scratch:
+        # Alternate the two set-ups so that a busy spell of the machine hits both alike.
+        for run in range(args.repeat):
+            one_dir, two_dir = Path(scratch, f"one{run}"), Path(scratch, f"two{run}")
+            one_dir.mkdir()
+            two_dir.mkdir()
+            one_walls.append(timed_run([seeds], str(one_dir), args.warmup))
+            two_walls.append(timed_run([seeds[:half], seeds[half:]], str(two_dir), args.warmup))
+        one_dir = Path(scratch, "one0")
+        decisions = recorded_decisions(one_dir)
+        engine_seconds, _ = in_process_seconds(one_dir)
+    one_wall, two_wall = statistics.median(one_walls), statistics.median(two_walls)
+    trips = round_trips(args.decisions, args.seed)
+    one_rate = len(seeds) / one_wall
+    two_rate = len(seeds) / two_wall
+    return [
+        ("matches/s, one match at a time", f"{one_rate:.2f}", f"{len(seeds)} matches, {decisions / len(seeds):.0f} decisions each on average"),
+        ("matches/s, two at a time", f"{two_rate:.2f}", "two referee worker processes, four bots each"),
+        ("two at a time / one at a time", f"{two_rate / one_rate:.2f}×", "target ≥ 1.6×"),
+        ("wall time per decision in a match", f"{1000 * one_wall / decisions:.2f} ms", "one match at a time, all included"),
+        ("in-process time of the same matches", f"{1000 * engine_seconds / len(seeds):.1f} ms/match",
+         f"engine only (observations, legal actions, apply): {one_wall / engine_seconds:.0f}× faster than out of process"),
+        ("decision round trip through the referee, p50", f"{1e6 * percentile(trips, 0.5):.0f} µs",
+         "observe + legal actions + send + random bot + receive + validate"),
+        ("decision round trip through the referee, p99", f"{1e6 * percentile(trips, 0.99):.0f} µs", f"{len(trips)} decisions"),
+    ]
+
+
+def markdown(rows: list[tuple[str, str, str]], args: argparse.Namespace) -> str:
+    from bench.recording import machine_summary
+
+    lines = [
+        f"Measured by `python -m bench match` (bench/match_bench.py) on {machine_summary()}.",
+        f"Random bots as separate processes over gRPC, warm ({args.warmup} matches each before the clock), "
+        f"move time {MOVE_TIME:g} s; the same {args.matches} seeds one at a time and split over two workers, "
+        f"{args.repeat} runs of each alternated, median.",
+        "",
+        "| figure | value | note |",
+        "|---|---|---|",
+        *[f"| {name} | {value} | {note} |" for name, value, note in rows],
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench match", description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=40, help="matches per timed run (default 40)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs of each set-up, alternated; the median counts (default 3)")
+    parser.add_argument("--warmup", type=int, default=2, help="matches each worker plays before the clock (default 2)")
+    parser.add_argument("--decisions", type=int, default=1000, help="decisions for the round trip (default 1000)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-record", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    rows = measure(args)
+    text = markdown(rows, args)
+    print(text)
+    if not args.no_record:
+        from bench.recording import write_section
+
+        write_section("Referee", text)
+
+
+if __name__ == "__main__":
+    main()
