@@ -62,7 +62,13 @@ class Summariser:
 
 
 def _gnadenlos_turns(state: State) -> int:
-    return int(state.observe(0).turn)  # type: ignore[attr-defined]
+    """Turns begun, the last one counted even when the match ended in it.
+
+    The state counts completed turns; ends A, B and C (G-9.1) stop a turn
+    midway, while the safety valve (G-9.5) ends the match after a turn completed.
+    """
+    view: Any = state.observe(0)
+    return int(view.turn) + (0 if view.end_reason == "safety_valve" else 1)
 
 
 def _gnadenlos_facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:

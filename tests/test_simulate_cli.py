@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from referee.cli.main import cli
 from referee.games import Action, Event, Game, Observation, Outcome, State, load_game
 from referee.games.base import ranks_from_keys
-from referee.simulation import play_random_match, simulate, win_shares
+from referee.simulation import SUMMARISERS, play_random_match, simulate, win_shares
 
 REQUIRED_KEYS = {
     "games", "players", "games_per_second", "turns_mean", "turns_stdev", "end_reasons",
@@ -72,6 +72,31 @@ def test_turn_order_win_share_counts_from_the_drawn_start_player(setup: str) -> 
         report = simulate(game, 4, games=1, seed=seed, variant={"setup": setup})
         by_seat = report.seat_win_share
         assert report.fact_means["turn_order_win_share"] == tuple(by_seat[(start + k) % 4] for k in range(4))
+
+
+def test_turns_are_the_turns_begun_including_the_last() -> None:
+    """A match ending in a turn (G-9.1) counts that turn: one per turn_started event."""
+    game = load_game("gnadenlos")
+    count_turns = SUMMARISERS["gnadenlos"].turns
+    assert count_turns is not None
+    for seed in range(5):
+        state, events = game.new_state_with_events(4, seed)  # type: ignore[attr-defined]
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            events += state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+        assert count_turns(state) == sum(1 for e in events if e.kind == "turn_started")
+
+
+def test_a_safety_valve_end_counts_the_completed_turns() -> None:
+    """G-9.5: a whole quiet round ends the match after its last turn completed."""
+    stalled = {  # seat 2 holds every hand card, nobody has nuggets: turn 5 passes quietly
+        "seats": 3, "turn": 5, "active": 2, "quiet": 2, "nuggets": [0, 0, 0], "todo": ["turn"],
+        "adventurers": {"hands": [[], [], [1, 2, 3]]},
+    }
+    state = load_game("gnadenlos").state_from_json(stalled)
+    assert state.outcome().reason == "safety_valve"
+    count_turns = SUMMARISERS["gnadenlos"].turns
+    assert count_turns is not None and count_turns(state) == 6
 
 
 def test_same_seed_same_report_and_another_seed_another() -> None:
