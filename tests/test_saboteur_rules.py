@@ -593,3 +593,22 @@ def test_s9_the_wrong_seat_or_an_unlisted_action_is_refused_without_change() -> 
     with pytest.raises(IllegalActionError):
         state.apply({0: Discard("ns")})
     assert json.dumps(state.to_json()) == before
+
+
+# ------------------------------------------------------- docs/engine_saboteur.md
+
+
+def test_the_documented_example_scenario_plays_as_the_page_says() -> None:
+    """The example of docs/engine_saboteur.md loads and plays as printed there."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "engine_saboteur.md").read_text()
+    match = re.search(r"<!-- example: saboteur-scenario -->\s*```json\n(.*?)```", page, re.DOTALL)
+    assert match, "docs/engine_saboteur.md lost its example scenario"
+    state = GAME.state_from_json(json.loads(match.group(1)))
+    assert (state.observe(2).goals[1].card, state.observe(1).goals[1].card) == ("gold", None)
+    assert state.observe(0).goals[1].seen_by == (2,)
+    state.apply({0: PlacePath("nesw", 7, 0)})
+    assert [state.observe(s).nuggets[s].known for s in range(4)] == [(3, 1), (), (2,), (2,)]
+    assert "print([v.known for v in (state.observe(s).nuggets[s] for s in range(4))])" in page

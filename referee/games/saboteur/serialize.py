@@ -18,6 +18,7 @@ unplaced nuggets form the supply, shuffled by the nugget stream, unless
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from referee.games.base import ChanceStream, derive_seed
@@ -41,8 +42,14 @@ from referee.games.saboteur.config import RULES_VERSION, SaboteurConfig
 from referee.games.saboteur.state import STREAMS, VARIANT_LOSE_SHARE, SaboteurState
 
 
+@lru_cache(maxsize=None)
+def _seat_tuple(mask: int, n: int) -> tuple[int, ...]:
+    return tuple(s for s in range(n) if mask >> s & 1)
+
+
 def _seats(mask: int, n: int) -> list[int]:
-    return [s for s in range(n) if mask >> s & 1]
+    """The seats in a knowledge bitmask (state_to_json is on the records' hot path)."""
+    return list(_seat_tuple(mask, n))
 
 
 def _mask(seats: Iterable[int], n: int) -> int:

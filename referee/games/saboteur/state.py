@@ -116,6 +116,8 @@ class SaboteurState(State):
         """The nugget supply; its top is the last element."""
         self.results: list[dict[str, Any]] = []
         self._slots: tuple[maze.Slot, ...] | None = None
+        self._legal: tuple[Any, ...] | None = None
+        """The active seat's legal actions, until the next action (apply checks them)."""
         self._events: list[Event] | None = None
 
     # ----------------------------------------------------------------- setup
@@ -204,6 +206,11 @@ class SaboteurState(State):
         target; the discards of each kind come last."""
         if self.over or seat != self.active:
             return ()
+        if self._legal is None:
+            self._legal = self._generate_actions(seat)
+        return self._legal
+
+    def _generate_actions(self, seat: Seat) -> tuple[Any, ...]:
         hand = self.hands[seat]
         if not hand:
             return (PASS,)
@@ -296,6 +303,7 @@ class SaboteurState(State):
         new.supply = self.supply[:]
         new.results = self.results[:]
         new._slots = self._slots
+        new._legal = self._legal
         new._events = None
         return new
 
@@ -309,6 +317,7 @@ class SaboteurState(State):
     def _turn(self, seat: Seat, action: SaboteurAction) -> None:
         """S-3: one action, then a draw; S-6.1: the round may end."""
         self.turn += 1
+        self._legal = None
         kind = type(action)
         gold = False
         if kind is PlacePath:
