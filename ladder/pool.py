@@ -101,6 +101,10 @@ def _die_with_parent() -> None:
 
 
 def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    """Unwind to the worker's cleanup; a second SIGTERM (the parent-death
+    signal can come again, e.g. from a dying subreaper) must not cut the
+    cleanup short and orphan the bots."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.exit(128 + signum)
 
 

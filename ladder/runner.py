@@ -105,7 +105,10 @@ class RealRunner:
         """Stop every warm bot process (each one's whole process tree)."""
         while self._warm:
             _, bot = self._warm.popitem()
-            bot.close()
+            try:
+                bot.close()
+            except Exception:  # close the others whatever one of them does
+                log.warning("closing bot %s failed", bot.label, exc_info=True)
 
 
 def failure_kind(exc: BaseException) -> str:

@@ -8,6 +8,7 @@ real bot processes instead.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,3 +67,31 @@ class FakeRunner:
 
 def open_store(tmp_path: Path) -> Store:
     return Store(tmp_path / "data" / "ladder.sqlite")
+
+
+RANDOM_BOT_SOURCE = """\
+import random
+
+from bots.sdk import Bot, serve
+
+
+class ChoiceBot(Bot):
+    name = "choice"
+    version = "1"
+
+    def decide(self, observation, legal_actions, context):
+        return random.choice(legal_actions)
+
+
+if __name__ == "__main__":
+    serve(ChoiceBot())
+"""
+
+
+def random_bot_folder(path: Path) -> Path:
+    """A submittable folder: a random bot and its bot.toml."""
+    path.mkdir(parents=True)
+    (path / "bot.py").write_text(f"#!{sys.executable}\n# {path.name}\n{RANDOM_BOT_SOURCE}")
+    (path / "bot.py").chmod(0o755)
+    (path / "bot.toml").write_text('command = "./bot.py"\ngames = ["gnadenlos"]\n')
+    return path

@@ -1,0 +1,50 @@
+"""The whole path with real bot processes: `referee submit`, `referee
+ladder` in worker processes, `referee table --json`, `referee replay`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psutil
+from click.testing import CliRunner
+
+from ladder_support import random_bot_folder
+from referee.cli.main import cli
+
+
+def referee(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def leftover_processes() -> list[str]:
+    """Our child processes, but multiprocessing's own resource tracker."""
+    children = [" ".join(p.cmdline()) for p in psutil.Process().children(recursive=True)]
+    return [c for c in children if "resource_tracker" not in c]
+
+
+def test_submit_ladder_table_with_real_bots(tmp_path: Path) -> None:
+    db = str(tmp_path / "data" / "ladder.sqlite")
+    for name in ("alpha", "beta", "gamma", "delta"):
+        assert "registered" in referee("submit", str(random_bot_folder(tmp_path / name)), "--name", name, "--db", db)
+    output = referee("ladder", "--no-builtins", "--matches", "8", "--workers", "2", "--move-time", "0.5",
+                     "--seed", "3", "--db", db)
+    assert "played 8 matches" in output
+    assert not leftover_processes()  # workers and their bots are gone
+
+    table = json.loads(referee("table", "--json", "--h2h", "--seats", "--db", db))
+    assert table["matches"] == 8
+    rows = table["standings"]
+    assert sorted(r["bot"] for r in rows) == ["alpha", "beta", "delta", "gamma"]
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4]
+    assert sum(r["matches"] for r in rows) in range(8 * 3, 8 * 4 + 1)
+    assert all(r["mu"] - 3 * r["sigma"] == r["conservative"] for r in rows)
+    assert all(0 <= r["p_above_next"] <= 1 for r in rows[:-1]) and rows[-1]["p_above_next"] is None
+    assert {"3", "4"} >= set(table["seats"]) and table["head_to_head"]
+
+    records = sorted((tmp_path / "data" / "records").glob("*.jsonl"))
+    assert len(records) == 8
+    assert "verified" in referee("replay", str(records[0]), "--verify")
+    assert "identical to the stored ones" in referee("ladder", "--recompute", "--db", db)
