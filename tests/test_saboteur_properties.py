@@ -18,13 +18,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.games import load_game
 from referee.games.base import Action, Event
 from referee.games.saboteur.actions import Map, PlacePath
 from referee.games.saboteur.cards import DECK, NAME, NUGGET_CARDS, VALUE
+from referee.games.saboteur.game import GAME as SABOTEUR
 from referee.games.saboteur.state import SaboteurState
 
-GAME = load_game("saboteur")
+GAME = SABOTEUR
 DECK_KINDS = Counter(NAME[c] for c in DECK)
 MAX_DECISIONS = 3 * (67 + 10 * 6)
 """Three rounds of 67 cards each, plus passes of empty hands: a generous bound."""
@@ -80,8 +80,8 @@ def check_names_only_known_cards(state: SaboteurState, seat: int) -> None:
     for s, (role, known) in enumerate(truth["roles"]):
         assert obs.roles[s] == (role if seat in known else None)
     assert obs.set_aside == (truth["set_aside"][0] if seat in truth["set_aside"][1] else None)
-    for view, goal in zip(obs.goals, truth["goals"]):
-        assert view.card == (goal["card"] if seat in goal["known_by"] else None)
+    for goal_view, goal in zip(obs.goals, truth["goals"]):
+        assert goal_view.card == (goal["card"] if seat in goal["known_by"] else None)
     assert Counter(obs.discard_own) == Counter(c for c, known in truth["discard"] if known == [seat])
     assert Counter(obs.discard_public) == Counter(
         c for c, known in truth["discard"] if known == list(range(state.num_seats))
@@ -159,7 +159,7 @@ def test_same_seed_and_decisions_give_the_same_match_and_json_plays_on(seats: in
 
 def test_gold_is_reached_by_an_eastward_policy() -> None:
     """The property tests above do see rounds won by the gold-diggers."""
-    winners = Counter()
+    winners: Counter[str] = Counter()
     for seed in range(6):
         _, _, state = play_match(5, seed, 0.95, {})
         winners.update(r.winners for r in state.observe(0).results)

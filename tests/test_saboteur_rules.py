@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from referee.games import IllegalActionError, InvalidActionError, load_game
+from referee.games import IllegalActionError, InvalidActionError, game_names, load_game
 from referee.games.base import Event
 from referee.games.saboteur.actions import (
     PASS,
@@ -27,9 +27,10 @@ from referee.games.saboteur.actions import (
     Rockfall,
 )
 from referee.games.saboteur.rewards import saboteur_payout
+from referee.games.saboteur.game import GAME as SABOTEUR
 from referee.games.saboteur.state import SaboteurState
 
-GAME = load_game("saboteur")
+GAME = SABOTEUR
 GOALS = [{"card": "stone_ne"}, {"card": "gold"}, {"card": "stone_nw"}]
 """Gold in the middle goal cell (8, 0); stones at (8, 2) and (8, -2)."""
 ROW_TO_6 = [
@@ -75,6 +76,13 @@ def event(events: list[Event], kind: str, seat: int | None = None) -> Event:
 
 
 # --------------------------------------------------------------------- S-1, S-2
+
+
+def test_saboteur_is_registered_for_3_to_10_seats() -> None:
+    assert "saboteur" in game_names() and load_game("saboteur") is GAME
+    assert (GAME.min_seats, GAME.max_seats) == (3, 10)
+    with pytest.raises(ValueError):
+        GAME.new_state(11, 1)
 
 
 @pytest.mark.parametrize(

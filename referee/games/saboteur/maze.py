@@ -81,11 +81,11 @@ def frontier(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: 
         fixed = required = need = 0
         for edge, dx, dy, facing in DIRECTIONS:
             nb = (x + dx, y + dy)
-            mask = edges.get(nb)
-            if mask is None:
+            theirs = edges.get(nb)
+            if theirs is None:
                 continue
             fixed |= edge
-            if mask & facing:
+            if theirs & facing:
                 required |= edge
                 if nb in conn:
                     need |= edge

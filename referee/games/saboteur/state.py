@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.games.base import ChanceStream, Event, Game, Outcome, Seat, State, derive_seed, ranks_from_keys
 from referee.games.saboteur import maze
@@ -53,6 +53,9 @@ from referee.games.saboteur.cards import (
 )
 from referee.games.saboteur.config import DEFAULT_CONFIG, Cell, SaboteurConfig
 from referee.games.saboteur.rewards import gold_takers, saboteur_payout, share_out
+
+if TYPE_CHECKING:
+    from referee.games.saboteur.observation import SaboteurObservation
 
 VARIANT_LOSE_SHARE = "sabotaged_diggers_lose_share"
 STREAMS = ("deck", "roles", "goals", "start", "nuggets")
@@ -269,7 +272,7 @@ class SaboteurState(State):
         """Each seat's nugget value so far."""
         return [sum(VALUE[c] for c in pile) for pile in self.nuggets]
 
-    def observe(self, seat: Seat) -> Any:
+    def observe(self, seat: Seat) -> "SaboteurObservation":
         from referee.games.saboteur.observation import observe
 
         return observe(self, seat)
