@@ -318,6 +318,29 @@ def test_s4_5_two_goals_at_once() -> None:
     assert event(events, "round_ended").data["winners"] == "gold_diggers"
 
 
+def test_s4_5_a_placement_that_reconnects_the_tunnel_reveals_a_goal_far_from_it() -> None:
+    """S-4.3/S-4.5: filling a hole connects the cards beyond it; the one facing the gold reaches it."""
+    maze = [m for m in ROW_TO_6 if m["x"] != 3] + [{"x": 7, "y": 0, "card": "ew"}]
+    state = scenario(maze=maze, hands=[["nesw"], ["ns"], [], []], roles=roles_for(4, (3,)))
+    assert (3, 0, False) in places(state, "nesw")
+    events = play(state, PlacePath("nesw", 3, 0))
+    assert event(events, "goal_revealed").data == {"x": 8, "y": 0, "card": "gold", "turned": False}
+    assert event(events, "round_ended").data["reached_by"] == 0
+
+
+def test_s4_5_a_turned_up_goal_joins_the_maze_and_may_reach_the_next_goal() -> None:
+    """S-4.5 [chosen]: the stone at (8,0) turns up, its open north edge connects the
+    card at (8,1), which reaches the gold at (8,2) in the same placement."""
+    goals = [{"card": "gold"}, {"card": "stone_nw"}, {"card": "stone_ne"}]
+    state = scenario(maze=ROW_TO_6 + [{"x": 8, "y": 1, "card": "ns"}], goals=goals, hands=[["ew"], [], [], []])
+    events = play(state, PlacePath("ew", 7, 0))
+    assert [e.data for e in events if e.kind == "goal_revealed"] == [
+        {"x": 8, "y": 0, "card": "stone_nw", "turned": False},
+        {"x": 8, "y": 2, "card": "gold", "turned": False},
+    ]
+    assert event(events, "round_ended").data["winners"] == "gold_diggers"
+
+
 def test_s4_5_a_dead_end_next_to_a_goal_does_not_reveal_it() -> None:
     state = scenario(maze=ROW_TO_6, hands=[["dead_ew"], ["ew"], [], []])
     events = play(state, PlacePath("dead_ew", 7, 0))
