@@ -16,7 +16,7 @@ files or another bot's, flood its output. Each bot runs in a sandbox:
   stdout+stderr through a pipe into a size-capped log the bot never holds;
 - its own network and IPC namespaces (loopback down: no TCP/UDP, not even
   to localhost; its Unix socket still works), and a private /proc that shows
-  only its own processes;
+  only its own processes, and private /tmp, /var/tmp, /dev/shm, /run/lock;
 - when the referee is root, a uid of its own (no account is created), so it
   cannot read the referee's files, other bots' folders or sockets, and
   everything of that uid can be killed at once;

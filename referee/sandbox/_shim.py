@@ -8,7 +8,7 @@ starts in about 30 ms). The referee starts it in a new session; it then:
    of the bot that is orphaned — even one that double-forked and called
    setsid to escape — is re-parented to it and can be killed and reaped;
 2. forks the bot: own process group, new network/IPC (and mount, for a
-   private /proc) namespaces, resource limits, an unprivileged uid,
+   private /proc and /tmp) namespaces, resource limits, an unprivileged uid,
    PR_SET_PDEATHSIG, private working folder, stdin from /dev/null, scrubbed
    environment, no inherited descriptors but stdout/stderr (the log pipe);
 3. watches four things: the bot's exit (SIGCHLD), the referee's commands on
@@ -50,14 +50,20 @@ CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
+MS_RDONLY = 1
 MS_NOSUID = 2
 MS_NODEV = 4
 MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 0x1000
 MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
 
 WORLD_WRITABLE_ROOTS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
 """Where a bot with its own uid can leave files outside its own folder."""
+
+PRIVATE_TMPFS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+"""World-writable folders replaced by a private tmpfs in the bot's mount namespace."""
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -191,10 +197,8 @@ def _become_bot(cfg: dict[str, Any], err_w: int) -> None:
             unshare(CLONE_NEWNET | CLONE_NEWIPC)
         else:
             _unshare_as_user(CLONE_NEWNET | CLONE_NEWIPC)
-    if cfg.get("hide_processes"):
-        unshare(CLONE_NEWNS)
-        mount(None, "/", None, MS_REC | MS_PRIVATE, None)
-        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
+    if cfg.get("private_mounts"):
+        _private_mounts(cfg["box_dir"], cfg["tmpfs_bytes"], cfg.get("exposed", []))
     _set_limits(cfg.get("rlimits", {}))
     os.chdir(cfg["workdir"])
     if uid is not None:
@@ -210,6 +214,47 @@ def _become_bot(cfg: dict[str, Any], err_w: int) -> None:
     os.closerange(err_w + 1, 1 << 16)
     argv = cfg["argv"]
     os.execvpe(argv[0], argv, cfg["env"])
+
+
+def _private_mounts(box_dir: str, tmpfs_bytes: int, exposed: list[list[str]]) -> None:
+    """A mount namespace in which /proc shows only the bot's own processes
+    (hidepid) and the world-writable folders are fresh, size-limited tmpfs
+    (nothing shared with other bots, nothing left behind).
+
+    Paths the bot must read but cannot reach (`exposed`: [path, cover]
+    pairs, e.g. an interpreter under /root, which is 0700) are bound in
+    read-only, at the same path, over a fresh tmpfs laid on `cover` (the
+    closed folder above them), which hides the rest of that folder. The
+    sandbox folder is bound back the same way when it lies in /tmp, so the
+    referee and the bot agree on the socket's path.
+    """
+    unshare(CLONE_NEWNS)
+    mount(None, "/", None, MS_REC | MS_PRIVATE, None)
+    binds = [(box_dir, False)] + [(path, True) for path, _cover in exposed]
+    handles = [(os.open(path, os.O_PATH), path, ro) for path, ro in binds]  # before anything is covered
+    fresh = [folder for folder in PRIVATE_TMPFS if os.path.isdir(folder) and not os.path.islink(folder)]
+    for folder in fresh:
+        mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmpfs_bytes},mode=1777")
+    for cover in sorted({cover for _path, cover in exposed}):
+        if not any(_inside(cover, folder) for folder in fresh):
+            mount("tmpfs", cover, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+            fresh.append(cover)
+    for handle, path, read_only in handles:
+        if any(_inside(path, folder) for folder in fresh):
+            if os.path.isdir(f"/proc/self/fd/{handle}"):
+                os.makedirs(path, mode=0o755, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+                open(path, "a").close()
+            mount(f"/proc/self/fd/{handle}", path, None, MS_BIND | MS_REC, None)
+            if read_only:
+                mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
+        os.close(handle)
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _unshare_as_user(flags: int) -> None:
@@ -427,10 +472,7 @@ def probe(cfg: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {"root": os.geteuid() == 0}
     found["network_namespace"] = _try(lambda: unshare(CLONE_NEWNET | CLONE_NEWIPC) if os.geteuid() == 0
                                       else _unshare_as_user(CLONE_NEWNET | CLONE_NEWIPC))
-    found["private_proc"] = _try(lambda: (unshare(CLONE_NEWNS),
-                                          mount(None, "/", None, MS_REC | MS_PRIVATE, None),
-                                          mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                                                "hidepid=invisible")))
+    found["private_mounts"] = _try(lambda: _private_mounts(cfg["probe_dir"], 1024 * 1024, []))
     uid = cfg.get("uid")
     found["switch_user"] = uid is not None and _try(lambda: (os.setgroups([]), os.setgid(uid), os.setuid(uid)))
     found["subreaper"] = _try(lambda: prctl(PR_SET_CHILD_SUBREAPER, 1))

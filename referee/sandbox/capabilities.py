@@ -15,6 +15,7 @@ import logging
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -35,8 +36,9 @@ class Capabilities:
     network_namespace: bool
     """A bot can get its own network namespace (as root, or through an
     unprivileged user namespace)."""
-    private_proc: bool
-    """A bot can get a private /proc showing only its own processes."""
+    private_mounts: bool
+    """A bot can get a mount namespace with a private /proc (only its own
+    processes) and private, size-limited /tmp, /var/tmp, /dev/shm, /run/lock."""
     switch_user: bool
     """A bot can run as its own unprivileged uid."""
     subreaper: bool
@@ -84,18 +86,20 @@ def warn_missing(name: str, consequence: str) -> None:
 
 
 def _probe(probe_uid: int) -> Capabilities:
-    config = json.dumps({"probe": True, "uid": probe_uid if os.geteuid() == 0 else None})
-    try:
-        out = subprocess.run([sys.executable, "-I", "-S", str(SHIM), config], capture_output=True,
-                             timeout=30, check=True).stdout
-        found = json.loads(out)
-    except (OSError, subprocess.SubprocessError, ValueError) as exc:
-        log.warning("sandbox: capability probe failed (%s); assuming no protection", exc)
-        found = {}
+    with tempfile.TemporaryDirectory(prefix="referee-probe-") as probe_dir:
+        config = json.dumps({"probe": True, "uid": probe_uid if os.geteuid() == 0 else None,
+                             "probe_dir": probe_dir})
+        try:
+            out = subprocess.run([sys.executable, "-I", "-S", str(SHIM), config], capture_output=True,
+                                 timeout=30, check=True).stdout
+            found = json.loads(out)
+        except (OSError, subprocess.SubprocessError, ValueError) as exc:
+            log.warning("sandbox: capability probe failed (%s); assuming no protection", exc)
+            found = {}
     return Capabilities(
         root=os.geteuid() == 0,
         network_namespace=bool(found.get("network_namespace")),
-        private_proc=bool(found.get("private_proc")),
+        private_mounts=bool(found.get("private_mounts")),
         switch_user=bool(found.get("switch_user")),
         subreaper=bool(found.get("subreaper")),
         pidfd=bool(found.get("pidfd")),

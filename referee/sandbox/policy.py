@@ -46,6 +46,10 @@ class Limits:
     wall_seconds: float | None = 4 * 3600.0
     """Wall-clock life of the bot process, enforced by its supervisor."""
 
+    tmpfs_bytes: int = 64 * MiB
+    """Size of each private tmpfs (/tmp, /var/tmp, /dev/shm, /run/lock) when
+    the policy gives the bot private mounts; it is memory, so it is small."""
+
     log_bytes: int = 1 * MiB
     """Bytes of stdout+stderr kept in the bot's log; the rest is read and
     discarded, so the bot never blocks on a full pipe."""
@@ -67,9 +71,11 @@ class SandboxPolicy:
     loopback that is down, so TCP/UDP out and to localhost fail; its Unix
     socket, a filesystem path, still works."""
 
-    hide_processes: bool = True
-    """Mount a private /proc (hidepid=invisible) for the bot, so it cannot
-    read other processes' command lines (e.g. the referee's arguments).
+    private_mounts: bool = True
+    """Give the bot its own mount namespace: a private /proc (hidepid), so it
+    cannot read other processes' command lines (e.g. the referee's
+    arguments), and fresh tmpfs on /tmp, /var/tmp, /dev/shm and /run/lock,
+    so bots cannot pass notes to each other there and leave nothing behind.
     Needs root."""
 
     run_as: str | int = "auto"
@@ -77,6 +83,14 @@ class SandboxPolicy:
     unprivileged uid per sandbox (no /etc/passwd entry needed), else the
     referee's own user. "self": always the referee's user. An int uid or a
     user name: that user (shared by every bot using it: weaker)."""
+
+    expose_interpreter: bool = True
+    """Let a bot with its own uid run this Python even if it is installed
+    in a closed folder (here: pyenv under /root, mode 0700): its
+    installation is bound in read-only (needs private mounts)."""
+
+    expose: tuple[str, ...] = ()
+    """More paths every bot may read although a folder above them is closed."""
 
     uid_range: tuple[int, int] = (61000, 62000)
     """Uids [start, stop) reserved for "auto" sandboxes on this machine."""

@@ -117,8 +117,9 @@ class Sandbox:
         self.uid: int | None = self._choose_user()
         self.isolate_network = self._wanted("network_namespace", self.policy.isolate_network,
                                             "bots can open network connections")
-        self.hide_processes = self._wanted("private_proc", self.policy.hide_processes,
-                                           "bots can read other processes' command lines in /proc")
+        self.private_mounts = self._wanted("private_mounts", self.policy.private_mounts,
+                                           "bots can read other processes' command lines in /proc "
+                                           "and share files in /tmp")
         self.box_dir = Path(tempfile.mkdtemp(prefix=f"referee-box-{_safe(name)}-", dir=base_dir))
         self.workdir = self.box_dir / "work"
         self.socket_dir = self.box_dir / "sock"
@@ -129,6 +130,7 @@ class Sandbox:
         if self.uid is not None:
             os.chmod(self.box_dir, 0o711)  # the bot may pass through, not list
         self.process: SandboxedProcess | None = None
+        self.exposed: list[list[str]] = []
         self._closed = False
 
     def socket_path(self, filename: str = "bot.sock") -> Path:
@@ -140,22 +142,43 @@ class Sandbox:
         return {
             "own_uid": self.uid,
             "network_namespace": self.isolate_network,
-            "private_proc": self.hide_processes,
+            "private_mounts": self.private_mounts,
             "limits": self.policy.limits.as_dict(),
         }
 
-    def spawn(self, argv: Sequence[str], *, log_path: Path,
-              env: Mapping[str, str] | None = None) -> SandboxedProcess:
+    def spawn(self, argv: Sequence[str], *, log_path: Path, env: Mapping[str, str] | None = None,
+              expose: Sequence[Path] = ()) -> SandboxedProcess:
         """Start `argv` in this sandbox and return once it has been exec'd.
 
         The bot's environment is exactly PATH (the policy's), HOME and
         TMPDIR (its working folder), LANG=C.UTF-8, and then `env`. Its
-        output goes to `log_path` (appended, capped). Raises SpawnFailed.
+        output goes to `log_path` (appended, capped). `expose`: paths the
+        bot must read (e.g. its own code in the ladder's closed store),
+        bound in read-only. Raises SpawnFailed.
         """
         if self.process is not None or self._closed:
             raise SandboxError("a sandbox runs one process; make a new Sandbox")
+        self.exposed = self._exposures(expose)
         self.process = SandboxedProcess._start(self, list(argv), env or {}, log_path)
         return self.process
+
+    def _exposures(self, extra: Sequence[Path]) -> list[list[str]]:
+        """[path, closed folder above it] for each path the bot could not reach."""
+        if self.uid is None:
+            return []  # the bot is the referee's user: it reaches what the referee does
+        wanted = [*extra, *self.policy.expose]
+        if self.policy.expose_interpreter:
+            wanted += [sys.base_prefix, sys.prefix]
+        pairs: list[list[str]] = []
+        for path in dict.fromkeys(os.path.realpath(p) for p in wanted):
+            cover = _closed_ancestor(path)
+            if cover is None:
+                continue
+            if not self.private_mounts:
+                self._missing("private_mounts", f"the bot cannot reach {path} (closed folder {cover})")
+                continue
+            pairs.append([path, cover])
+        return pairs
 
     def close(self) -> None:
         """Kill the bot's tree (if started), remove the folders, free the uid."""
@@ -468,13 +491,13 @@ class SandboxedProcess:
 
 
 def spawn(argv: Sequence[str], *, log_path: Path, policy: SandboxPolicy | None = None,
-          env: Mapping[str, str] | None = None, name: str = "bot",
-          base_dir: Path | None = None) -> SandboxedProcess:
+          env: Mapping[str, str] | None = None, name: str = "bot", base_dir: Path | None = None,
+          expose: Sequence[Path] = ()) -> SandboxedProcess:
     """Make a Sandbox and start `argv` in it (see Sandbox.spawn). Closing the
     returned process closes its sandbox. Raises SpawnFailed."""
     box = Sandbox(name, policy, base_dir)
     try:
-        return box.spawn(argv, log_path=log_path, env=env)
+        return box.spawn(argv, log_path=log_path, env=env, expose=expose)
     except BaseException:
         box.close()
         raise
@@ -554,7 +577,9 @@ def _config(sandbox: Sandbox, argv: list[str], env: Mapping[str, str], status_fd
         "status_fd": status_fd,
         "control_fd": control_fd,
         "isolate_network": sandbox.isolate_network,
-        "hide_processes": sandbox.hide_processes,
+        "private_mounts": sandbox.private_mounts,
+        "tmpfs_bytes": limits.tmpfs_bytes,
+        "exposed": sandbox.exposed,
         "wall_seconds": limits.wall_seconds,
         "rlimits": _rlimits(sandbox),
     }
@@ -576,6 +601,19 @@ def _rlimits(sandbox: Sandbox) -> dict[str, tuple[int, int]]:
     if limits.file_size_bytes is not None:
         chosen["RLIMIT_FSIZE"] = (limits.file_size_bytes, limits.file_size_bytes)
     return chosen
+
+
+def _closed_ancestor(path: str) -> str | None:
+    """The topmost folder above `path` that others may not pass through."""
+    parts = Path(path).parts
+    for depth in range(1, len(parts)):
+        folder = os.path.join(*parts[:depth])
+        try:
+            if not os.stat(folder).st_mode & stat.S_IXOTH:
+                return folder
+        except OSError:
+            return None
+    return None
 
 
 def _tasks_of(uid: int) -> int:

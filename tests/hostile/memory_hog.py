@@ -1,0 +1,8 @@
+"""Hostile bot: eats memory in 32 MiB steps, touching every page, for ever."""
+
+import sys
+
+hoard = []
+while True:
+    hoard.append(bytearray(32 * 1024 * 1024))
+    print(f"holding {len(hoard) * 32} MiB", flush=True)
