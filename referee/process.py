@@ -8,23 +8,22 @@ referee connects only once the socket file exists, so gRPC's one-second
 reconnect backoff never starts (DESIGN.md, Protocol), then calls the
 handshake with a timeout (`BotClient.wait_ready`).
 
-Each bot runs in its own session (python-chess's `setpgrp` habit), so the
-whole tree can be killed at once and a Ctrl-C in the terminal does not race
-the referee; stdin is closed and stdout/stderr go to a log file. When the
-containment layer (`referee.sandbox`) is installed, it does the spawning
-and adds its limits; this module keeps the bot's lifecycle either way.
-Every started process is closed at interpreter exit at the latest, so the
-referee never leaves orphans.
+Each bot runs in a sandbox (`referee.sandbox`: its own session under a
+supervisor that kills the whole tree, resource limits, a private folder, no
+network, its own uid when the referee is root); stdin is closed and
+stdout/stderr go to a size-capped log. The referee checks that the socket is
+served by the process it started before it connects. Every started process
+is closed at interpreter exit at the latest, so the referee never leaves
+orphans.
 """
 
 from __future__ import annotations
 
 import atexit
+import dataclasses
+import errno
 import logging
-import os
 import shutil
-import signal
-import subprocess
 import tempfile
 import threading
 import time
@@ -32,16 +31,18 @@ import weakref
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import IO
-
-import psutil
+from typing import Any
 
 from referee.protocol.client import BotClient, BotFault, BotInfo, BotStartFailed
+from referee.sandbox import PeerMismatch, Sandbox, SandboxedProcess, SandboxError, SandboxPolicy
 
 log = logging.getLogger(__name__)
 
 SOCKET_ENV = "REFEREE_BOT_SOCKET"
 """The environment variable that carries the bot's socket path."""
+
+DEFAULT_POLICY = SandboxPolicy()
+"""The containment every bot gets unless the caller passes another policy."""
 
 SOCKET_POLL = 0.002
 """Seconds between looks for the bot's socket file while it starts (a
@@ -52,6 +53,8 @@ TERM_GRACE = 0.5
 
 _LIVE: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
+_SELF_ONLY: set[str] = set()
+"""Programs the bots' own users could not execute (see `_spawn`)."""
 
 
 class BotProcess:
@@ -67,8 +70,8 @@ class BotProcess:
         label: str,
         info: BotInfo,
         client: BotClient | None,
-        process: subprocess.Popen[bytes] | None,
-        socket_dir: Path | None,
+        process: SandboxedProcess | None,
+        scratch_dir: Path | None,
         log_path: Path | None,
         fault: BotFault | None = None,
     ) -> None:
@@ -76,7 +79,7 @@ class BotProcess:
         self.info = info
         self._client = client
         self._process = process
-        self._socket_dir = socket_dir
+        self._scratch_dir = scratch_dir
         self.log_path = log_path
         self.fault = fault
         self._closed = False
@@ -94,25 +97,31 @@ class BotProcess:
         label: str,
         startup_timeout: float = 10.0,
         log_path: Path | None = None,
+        policy: SandboxPolicy | None = None,
     ) -> "BotProcess":
-        """Start `command` as a bot and wait until it answered the handshake.
+        """Start `command` as a bot in a sandbox and wait until it answered
+        the handshake. `log_path` keeps its output (default: a temporary
+        file, removed on close); `policy` defaults to DEFAULT_POLICY.
 
-        Raises BotStartFailed (it did not start, exited, or did not answer in
-        `startup_timeout` seconds) or ProtocolMismatch (it speaks another
-        protocol version); the process is killed before either is raised.
+        Raises BotStartFailed (it did not start, exited, served its socket
+        from another process, or did not answer in `startup_timeout`
+        seconds) or ProtocolMismatch (it speaks another protocol version);
+        the process is killed before either is raised.
         """
-        socket_dir = Path(tempfile.mkdtemp(prefix="referee-bot-"))
-        socket_path = socket_dir / "bot.sock"
         deadline = time.monotonic() + startup_timeout
+        scratch = None if log_path is not None else Path(tempfile.mkdtemp(prefix="referee-botlog-"))
+        output = log_path or scratch / "bot.log"  # type: ignore[operator]
         try:
-            process = _spawn(list(command), socket_path, log_path)
-        except OSError as exc:
-            shutil.rmtree(socket_dir, ignore_errors=True)
-            raise BotStartFailed(f"{label}: cannot run {command[0]!r}: {exc.strerror or exc}") from None
+            process, socket_path = _spawn(list(command), label, output, policy or DEFAULT_POLICY)
+        except (OSError, SandboxError) as exc:
+            if scratch is not None:
+                shutil.rmtree(scratch, ignore_errors=True)
+            raise BotStartFailed(f"{label}: cannot run {command[0]!r}: {_os_error_text(exc)}") from None
         bot = cls(label=label, info=_unknown_info(label), client=None, process=process,
-                  socket_dir=socket_dir, log_path=log_path)
+                  scratch_dir=scratch, log_path=output)
         try:
             _wait_for_socket(process, socket_path, deadline, label, log_path)
+            _verify_peer(process, socket_path, deadline, label)
             client = BotClient(str(socket_path))
             bot._client = client
             bot.info = client.wait_ready(timeout=max(0.05, deadline - time.monotonic()))
@@ -127,7 +136,7 @@ class BotProcess:
         """A placeholder for a bot that could not be started: a match that
         seats it forfeits that seat from the start, with `fault`'s reason."""
         return cls(label=label, info=_unknown_info(label), client=None, process=None,
-                   socket_dir=None, log_path=None, fault=fault)
+                   scratch_dir=None, log_path=None, fault=fault)
 
     # -------------------------------------------------------------- state
 
@@ -149,22 +158,21 @@ class BotProcess:
 
     def exit_description(self, wait: float = 0.0) -> str:
         """How the process ended, for a crash record: "exit code 3", "killed
-        by SIGKILL". Waits up to `wait` seconds for it to end: a broken stream
-        is often seen a moment before the process is gone."""
+        by SIGKILL (CPU time limit reached)". Waits up to `wait` seconds for
+        it to end: a broken stream is often seen a moment before the process
+        is gone."""
         if self._process is None:
             return "never started"
         try:
-            code = self._process.wait(timeout=wait) if wait > 0 else self._process.poll()
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is None:
-            return "the process is still running"
-        if code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit code {code}"
+            self._process.wait(timeout=wait)
+        except TimeoutError:
+            pass
+        status = self._process.exit_status
+        return "the process is still running" if status is None else status.describe()
+
+    def protections(self) -> dict[str, Any]:
+        """What the sandbox applies to this bot (for the record)."""
+        return self._process.sandbox.protections() if self._process is not None else {}
 
     # ------------------------------------------------------------- ending
 
@@ -179,9 +187,9 @@ class BotProcess:
             except Exception:  # a dying bot may break the channel; it is going anyway
                 log.debug("closing the client of %s failed", self.label, exc_info=True)
         if self._process is not None:
-            _kill_tree(self._process)
-        if self._socket_dir is not None:
-            shutil.rmtree(self._socket_dir, ignore_errors=True)
+            self._process.terminate(grace=TERM_GRACE)  # the whole tree, and the sandbox's folders
+        if self._scratch_dir is not None:
+            shutil.rmtree(self._scratch_dir, ignore_errors=True)
         with _LIVE_LOCK:
             _LIVE.discard(self)
 
@@ -201,6 +209,7 @@ def start_bots(
     *,
     startup_timeout: float = 10.0,
     log_dir: Path | None = None,
+    policy: SandboxPolicy | None = None,
 ) -> list[BotProcess]:
     """Start several bots at once (their start-up times overlap).
 
@@ -211,8 +220,8 @@ def start_bots(
     def one(index: int) -> BotProcess:
         log_path = log_dir / f"seat{index}-{_safe(labels[index])}.log" if log_dir else None
         try:
-            return BotProcess.start(commands[index], label=labels[index],
-                                    startup_timeout=startup_timeout, log_path=log_path)
+            return BotProcess.start(commands[index], label=labels[index], startup_timeout=startup_timeout,
+                                    log_path=log_path, policy=policy)
         except BotFault as fault:
             log.warning("bot %s failed to start: %s", labels[index], fault.detail)
             return BotProcess.failed(labels[index], fault)
@@ -241,39 +250,62 @@ def _safe(label: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40]
 
 
-def _spawn(command: list[str], socket_path: Path, log_path: Path | None) -> subprocess.Popen[bytes]:
-    """Start the bot in its own session, stdin closed, output to its log."""
-    env = dict(os.environ)
-    env[SOCKET_ENV] = str(socket_path)
-    out: IO[bytes] | int = subprocess.DEVNULL
-    if log_path is not None:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        out = open(log_path, "ab")
+def _spawn(command: list[str], label: str, log_path: Path,
+           policy: SandboxPolicy) -> tuple[SandboxedProcess, Path]:
+    """Start the bot in a fresh sandbox; return it and its socket path.
+
+    When the bot's own user cannot execute the program (an interpreter under
+    /root, say), the bot runs as the referee's user instead: said once per
+    program as a warning, and visible in `protections()` (own_uid None).
+    Raises SpawnFailed (an OSError) or SandboxError.
+    """
+    if command[0] in _SELF_ONLY and policy.run_as == "auto":
+        policy = dataclasses.replace(policy, run_as="self")
+    box = Sandbox(label, policy)
     try:
-        return subprocess.Popen(
-            [*command, "--socket", str(socket_path)],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-            start_new_session=True,
-            close_fds=True,
-        )
-    finally:
-        if not isinstance(out, int):
-            out.close()
+        socket_path = box.socket_path()
+        process = box.spawn([*command, "--socket", str(socket_path)], log_path=log_path,
+                            env={SOCKET_ENV: str(socket_path)})
+        return process, socket_path
+    except OSError as exc:
+        box.close()
+        if exc.errno != errno.EACCES or box.uid is None or policy.run_as != "auto":
+            raise
+    _SELF_ONLY.add(command[0])
+    log.warning("the bots' own users cannot execute %s; bots started with it run as the referee's "
+                "user (they can read what the referee can)", command[0])
+    return _spawn(command, label, log_path, dataclasses.replace(policy, run_as="self"))
+
+
+def _verify_peer(process: SandboxedProcess, socket_path: Path, deadline: float, label: str) -> None:
+    """Check that the socket is served by the bot's own process tree. The
+    socket file appears when the bot binds, a moment before it accepts, so a
+    refused connection is retried until the start-up deadline."""
+    while True:
+        try:
+            process.verify_socket(socket_path)
+            return
+        except PeerMismatch as exc:
+            refused = "cannot connect" in str(exc) and process.poll() is None
+            if not refused or time.monotonic() > deadline:
+                raise BotStartFailed(f"{label}: {exc}") from None
+        time.sleep(SOCKET_POLL)
+
+
+def _os_error_text(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
 
 
 def _wait_for_socket(
-    process: subprocess.Popen[bytes], socket_path: Path, deadline: float, label: str, log_path: Path | None
+    process: SandboxedProcess, socket_path: Path, deadline: float, label: str, log_path: Path | None
 ) -> None:
     """Wait until the bot listens (its socket file exists) or gives up."""
     where = f"; its output is in {log_path}" if log_path else ""
     while not socket_path.exists():
-        code = process.poll()
-        if code is not None:
+        if process.poll() is not None:
             raise BotStartFailed(
-                f"{label}: exited ({_describe_code(code)}) before it listened on its socket{where}"
+                f"{label}: exited ({process.exit_status.describe() if process.exit_status else 'ended'}) "
+                f"before it listened on its socket{where}"
             )
         if time.monotonic() > deadline:
             raise BotStartFailed(
@@ -281,38 +313,3 @@ def _wait_for_socket(
                 f"(does it read --socket PATH or ${SOCKET_ENV}?){where}"
             )
         time.sleep(SOCKET_POLL)
-
-
-def _describe_code(code: int) -> str:
-    return f"signal {-code}" if code < 0 else f"exit code {code}"
-
-
-def _kill_tree(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the bot's process group, then SIGKILL whatever is left of it
-    and of any descendant that left the group (a bot may call setsid)."""
-    descendants = _descendants(process.pid)
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.wait(timeout=TERM_GRACE)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for child in descendants:
-        try:
-            child.kill()
-        except Exception:  # already gone (psutil.NoSuchProcess) or not ours
-            pass
-    process.wait()
-
-
-def _descendants(pid: int) -> list[psutil.Process]:
-    try:
-        return psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        return []

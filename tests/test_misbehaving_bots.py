@@ -17,6 +17,7 @@ from referee.process import BotProcess, start_bots
 from referee.protocol.client import TimeControl
 from referee.records import MatchRecord, read_record
 from referee.replay import verify
+from referee.sandbox import leftovers
 
 BOTS = Path(__file__).parent / "bots"
 RANDOM = [sys.executable, "-m", "bots.random", "--seed", "1"]
@@ -52,6 +53,7 @@ def seated(tmp_path: Path):
     for bot in started:
         bot.close()
     assert not [pid for pid in pids if psutil.pid_exists(pid)]
+    assert not leftovers()  # nor any process or folder of their sandboxes
 
 
 def assert_others_unaffected(result: MatchResult, record: MatchRecord, bad: int = 0) -> None:
@@ -141,7 +143,7 @@ def test_a_bot_that_exits_between_matches_forfeits_the_next(seated, tmp_path: Pa
     bots = seated("exit_after_match")
     first, first_record = play(bots, tmp_path, "first")
     assert all(seat.forfeit is None and seat.strikes == 0 for seat in first.seats)
-    psutil.Process(bots[0].pid).wait(timeout=5)
+    assert "exit code 0" in bots[0].exit_description(wait=5)
     assert not bots[0].alive and all(bot.alive for bot in bots[1:])
     second, record = play(bots, tmp_path, "second", seed=12)
     assert second.seats[0].forfeit == "crashed" and record.forfeits[0]["decision"] == 0

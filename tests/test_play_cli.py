@@ -93,7 +93,7 @@ def test_bad_bot_commands_get_one_clear_line(tmp_path: Path) -> None:
 def test_builtin_names_and_command_lines_resolve(tmp_path: Path) -> None:
     assert resolve_bot_command("random") == [sys.executable, "-m", "bots.random"]
     assert resolve_bot_command("mcts:0.05") == [sys.executable, "-m", "bots.mcts", "--move-time", "0.05"]
-    assert resolve_bot_command(f"{SPY} --dump-dir 'a b'") == [sys.executable, str(SPY), "--dump-dir", "a b"]
+    assert resolve_bot_command(f"{SPY} --name 'a b'") == [sys.executable, str(SPY), "--name", "a b"]
     assert resolve_bot_command("sh -c true") == ["sh", "-c", "true"]
     with pytest.raises(BotCommandError, match="not found on PATH"):
         resolve_bot_command("no-such-program-xyz")

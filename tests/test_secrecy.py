@@ -27,15 +27,15 @@ NO_COMMIT = -2
 
 
 def dumps(folder: Path, seat: int) -> list[dict[str, Any]]:
-    (path,) = folder.glob(f"seat{seat}-*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    """What the spy in `seat` wrote down (its log: see tests/bots/misbehave_spy.py)."""
+    (path,) = (folder / "logs").glob(f"seat{seat}-*.log")
+    return [json.loads(line[4:]) for line in path.read_text().splitlines() if line.startswith("SPY ")]
 
 
 @pytest.fixture(scope="module")
 def spied_match(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
     folder = tmp_path_factory.mktemp("spies")
-    bots = start_bots([[sys.executable, str(SPY), "--dump-dir", str(folder)]] * 4,
-                      [f"spy{i}" for i in range(4)], log_dir=folder / "logs")
+    bots = start_bots([[sys.executable, str(SPY)]] * 4, [f"spy{i}" for i in range(4)], log_dir=folder / "logs")
     try:
         run_match("gnadenlos", bots, seed=2024, time_control=TimeControl(move_time=0.5),
                   record_path=folder / "match.jsonl")

@@ -1,14 +1,14 @@
 """Test bot for the secrecy tests: plays randomly and writes down everything
-it receives, in order, as JSON lines in DUMP_DIR/seat<K>-<match id>.jsonl.
+it receives, in order, one JSON object per line prefixed with "SPY ", on its
+standard output — which the referee keeps in the bot's log (a sandboxed bot
+can write nowhere else the test could read).
 
-Usage: misbehave_spy.py --dump-dir DIR --socket PATH
+Usage: misbehave_spy.py --socket PATH
 """
 
-import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
 from bots.sdk import Bot, serve
 
@@ -16,19 +16,17 @@ from bots.sdk import Bot, serve
 class Spy(Bot):
     name = "spy"
 
-    def __init__(self, dump_dir: Path) -> None:
-        self.dump_dir = dump_dir
-        self.file = None
+    def __init__(self) -> None:
         self.rng = random.Random(0)
 
     def _write(self, entry):
-        self.file.write(json.dumps(entry) + "\n")
-        self.file.flush()
+        sys.stdout.write("SPY " + json.dumps(entry) + "\n")
+        sys.stdout.flush()
 
     def on_match_start(self, match, observation):
-        self.file = open(self.dump_dir / f"seat{match.seat}-{match.match_id}.jsonl", "w")
         self.rng = random.Random(match.seat)
-        self._write({"type": "start", "seat": match.seat, "observation": observation.to_json()})
+        self._write({"type": "start", "seat": match.seat, "match_id": match.match_id,
+                     "observation": observation.to_json()})
 
     def decide(self, observation, legal_actions, context):
         action = self.rng.choice(legal_actions)
@@ -43,11 +41,7 @@ class Spy(Bot):
 
     def on_match_end(self, outcome):
         self._write({"type": "end", "ranks": list(outcome.ranks), "reason": outcome.reason})
-        self.file.close()
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--dump-dir", type=Path, required=True)
-    args, rest = parser.parse_known_args(sys.argv[1:])
-    serve(Spy(args.dump_dir), rest)
+    serve(Spy())
