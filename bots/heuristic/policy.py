@@ -177,6 +177,39 @@ def _beat_chance(most: int, total: int) -> float:
     return 1.0 / (1.0 + math.exp(total - TYPICAL_BID))
 
 
+BidSummary = tuple[Any, int, int, int]
+"""(bid, total, own-colour value, number of cards)."""
+_GROUPS: dict[tuple[int, int], tuple[Sequence[Any], list[BidSummary]]] = {}
+_GROUPS_LIMIT = 20_000
+
+
+def bid_groups(legal: Sequence[Any], seat: int) -> list[BidSummary]:
+    """The legal bids that matter: for each total and number of cards (the
+    total ranks a bid, G-6.2; the count fills the market, G-8.1), the one
+    costing `seat` least of its own colour. Cached per legal-action tuple:
+    the engine hands out the same tuple for the same hand and used totals."""
+    key = (id(legal), seat)
+    cached = _GROUPS.get(key)
+    if cached is not None and cached[0] is legal:
+        return cached[1]
+    cheapest: dict[tuple[int, int], BidSummary] = {}
+    for bid in legal:
+        total = own = 0
+        for colour, value in bid.ious:
+            total += value
+            if colour == seat:
+                own += value
+        group = (total, len(bid.ious))
+        kept = cheapest.get(group)
+        if kept is None or own < kept[2]:
+            cheapest[group] = (bid, total, own, len(bid.ious))
+    groups = list(cheapest.values())
+    if len(_GROUPS) >= _GROUPS_LIMIT:
+        _GROUPS.clear()
+    _GROUPS[key] = (legal, groups)  # holding `legal` keeps its id from being reused
+    return groups
+
+
 def choose_bid(view: SeatView, legal: Sequence[Any]) -> Any:
     """G-6: weigh each bid's chance of each place (bids made so far are known,
     later bidders are guessed) against what it costs: only own-colour IOUs
@@ -184,44 +217,46 @@ def choose_bid(view: SeatView, legal: Sequence[Any]) -> Any:
     IOUs, or a vulture threatens (G-8.4)."""
     seat = view.seat
     later = [_most_bid(view, s) for s in view.bid_order[view.bid_pos + 1 :]]
-    made = [t for t in view.bid_totals if t is not None]
+    made = [(t, view.bid_sizes[s]) for s, t in enumerate(view.bid_totals) if t is not None]
     values = sorted((unit_value(u, len(view.hand)) for u in view.units), reverse=True)
     spare = view.nuggets[seat] - view.exposure
     # G-8.1: if we win, our cards and those of the higher bids may complete
     # the N-th row, and a payday follows at once.
-    filled = sum(1 for row in view.market for slot in row if slot is not None)
-    payday_at = CFG.market_columns * view.n
-    by_total: dict[int, tuple[float, float]] = {}
-    scores = []
-    for bid in legal:
-        total = own = 0
-        for colour, value in bid.ious:
-            total += value
-            if colour == seat:
-                own += value
+    payday_at = CFG.market_columns * view.n - view.filled
+    by_total: dict[int, tuple[float, float, int]] = {}
+    best, best_score = legal[0], -math.inf
+    for bid, total, own, size in bid_groups(legal, seat):
         chances = by_total.get(total)
         if chances is None:
             chances = by_total[total] = _win_chances(total, made, later, values)
-        gain, win = chances
+        gain, win, cards_above = chances
         cost = IOU_COST_FACTOR * own - FOREIGN_IOU_BONUS * (total - own)
         if own > spare:
             cost += VULTURE_COST + (own - spare)
-            above = sum(view.bid_sizes[s] for s, t in enumerate(view.bid_totals) if t is not None and t > total)
-            if filled + above + len(bid.ious) >= payday_at:
+            if cards_above + size >= payday_at:
                 cost += VULTURE_COST  # the payday comes now, not later
-        scores.append(gain - win * cost - 0.001 * total)
-    return _best(legal, scores)
+        score = gain - win * cost - 0.001 * total
+        if score > best_score:
+            best, best_score = bid, score
+    return best
 
 
-def _win_chances(total: int, made: Sequence[int], later: Sequence[int], values: Sequence[float]) -> tuple[float, float]:
-    """(expected value won, chance of winning anything) for a bid of `total`."""
-    ahead = sum(1 for t in made if t > total)
+def _win_chances(
+    total: int, made: Sequence[tuple[int, int]], later: Sequence[int], values: Sequence[float]
+) -> tuple[float, float, int]:
+    """(expected value won, chance of winning anything, cards of the higher
+    bids made so far) for a bid of `total`."""
+    ahead = cards_above = 0
+    for other, size in made:
+        if other > total:
+            ahead += 1
+            cards_above += size
     places = _place_distribution(ahead, [_beat_chance(most, total) for most in later])
     gain = win = 0.0
     for place in range(min(len(places), len(values))):
         gain += places[place] * values[place]
         win += places[place]
-    return gain, win
+    return gain, win, cards_above
 
 
 def _place_distribution(ahead: int, beat: Sequence[float]) -> list[float]:

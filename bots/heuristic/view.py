@@ -47,6 +47,9 @@ class SeatView:
     iou_known: list[list[Iou]]
     iou_unknown: list[int]
     market: list[list[Slot]]
+    """The market as this seat sees it (left empty in rollouts where no rule reads it)."""
+    filled: int
+    """How many market slots hold a card."""
     exposure: float
     """Expected value of this seat's own IOUs lying in the market (G-8.2: what it
     will have to pay when they are turned up)."""
@@ -89,6 +92,7 @@ def view_from_observation(obs: GnadenlosObservation) -> SeatView:
         iou_known=[list(h.known) for h in obs.iou_hands],
         iou_unknown=[h.unknown for h in obs.iou_hands],
         market=market,
+        filled=sum(1 for row in market for slot in row if slot is not None),
         exposure=_observed_exposure(obs, market),
         bid_totals=[None if b is None else (sum(v for _, v in b) if b else -1) for b in obs.bids],
         bid_sizes=[len(b or ()) for b in obs.bids],
@@ -131,26 +135,23 @@ def _observed_exposure(obs: GnadenlosObservation, market: list[list[Slot]]) -> f
 
 def view_from_state(state: Any, seat: int) -> SeatView:
     """The view of `seat` in a full (determinized) state: every card is read
-    as it lies. For search rollouts only; the IOU parts are left empty for the
-    decisions that do not read them (commit, pick, final buy), which halves
-    the cost of a rollout step."""
+    as it lies. For search rollouts only; the parts no rule of this decision
+    reads are left empty (the market grid outside take and refill, the IOU
+    hands outside bids), which halves the cost of a rollout step."""
     n = state.n
+    phase = state.phase
     market: list[list[Slot]] = []
-    exposure = 0
-    needs_ious = state.phase not in ("commit", "pick", "final_buy")
-    for row in state.market if needs_ious else ():
-        out: list[Slot] = []
-        for card in row:
-            if card < 0:
-                out.append(None)
-            else:
-                colour = IOU_COLOUR[card]
-                value = IOU_VALUE[card]
-                out.append((colour, value))
-                if colour == seat:
-                    exposure += value
-        market.append(out)
-    hands = [[iou(c) for c in h] for h in state.iou_hands] if needs_ious else [[] for _ in range(n)]
+    exposure = filled = 0
+    if phase in ("take", "refill"):
+        market = [[None if c < 0 else (IOU_COLOUR[c], IOU_VALUE[c]) for c in row] for row in state.market]
+    if phase in ("take", "refill", "buy", "bid"):
+        for row in state.market:
+            for card in row:
+                if card >= 0:
+                    filled += 1
+                    if IOU_COLOUR[card] == seat:
+                        exposure += IOU_VALUE[card]
+    hands = [[iou(c) for c in h] for h in state.iou_hands] if phase == "bid" else [[] for _ in range(n)]
     return SeatView(
         seat=seat,
         n=n,
@@ -169,6 +170,7 @@ def view_from_state(state: Any, seat: int) -> SeatView:
         iou_known=hands,
         iou_unknown=[0] * n,
         market=market,
+        filled=filled,
         exposure=float(exposure),
         bid_totals=[None if b is None else (sum(IOU_VALUE[c] for c in b) if b else -1) for b in state.bids],
         bid_sizes=[len(b or ()) for b in state.bids],

@@ -13,7 +13,7 @@ from typing import Any
 from referee.games.gnadenlos.actions import Bid
 from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE
 
-from bots.heuristic.policy import decide
+from bots.heuristic.policy import bid_groups, decide
 from bots.heuristic.values import CARD_VALUE
 from bots.heuristic.view import view_from_state
 
@@ -37,18 +37,7 @@ def candidates(state: Any, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]
     the one costing the seat least of its own colour is searched."""
     if not legal or not isinstance(legal[0], Bid):
         return legal
-    cheapest: dict[tuple[int, int], tuple[int, Any]] = {}
-    for bid in legal:
-        total = own = 0
-        for colour, value in bid.ious:
-            total += value
-            if colour == seat:
-                own += value
-        key = (total, len(bid.ious))
-        kept = cheapest.get(key)
-        if kept is None or own < kept[0]:
-            cheapest[key] = (own, bid)
-    return tuple(bid for _, bid in cheapest.values())
+    return tuple(group[0] for group in bid_groups(legal, seat))
 
 
 def evaluate(state: Any) -> list[float]:

@@ -76,12 +76,13 @@ class _Node:
     """A node of the tree: per deciding seat, action -> [visits, reward sum,
     availability]; children keyed by the (joint) action taken."""
 
-    __slots__ = ("children", "stats", "hints")
+    __slots__ = ("children", "stats", "hints", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
         self.stats: dict[int, dict[Any, list[float]]] = {}
         self.hints: dict[int, Any] = {}
+        self.visits: dict[int, int] = {}
 
 
 @dataclass
@@ -118,6 +119,7 @@ class ISMCTS:
         candidates: Candidates | None = None,
         hint: RolloutPolicy | None = None,
         hint_weight: float = 0.5,
+        widening: float = 0.7,
         exploration: float = 0.7,
         rng: random.Random | None = None,
     ) -> None:
@@ -130,6 +132,7 @@ class ISMCTS:
         self.candidates = candidates
         self.hint = hint
         self.hint_weight = hint_weight
+        self.widening = widening
         self.exploration = exploration
         self.rng = rng or random.Random()
         self.stats = SearchStats()
@@ -141,15 +144,18 @@ class ISMCTS:
         *,
         iterations: int | None = None,
         until: float | None = None,
+        cpu_seconds: float | None = None,
     ) -> Any:
-        """Search from `observation` for at most `iterations` iterations and
-        until the `time.monotonic()` value `until`, whichever comes first (at
-        least one iteration). Returns one of `legal_actions`."""
+        """Search from `observation` for at most `iterations` iterations, until
+        the `time.monotonic()` value `until`, and for at most `cpu_seconds` of
+        this process's CPU time, whichever comes first (at least one
+        iteration). Returns one of `legal_actions`."""
         if len(legal_actions) == 1:
             return legal_actions[0]
         seat = observation.seat
         root = _Node()
         started = time.monotonic()
+        cpu_until = time.process_time() + cpu_seconds if cpu_seconds is not None else None
         done = 0
         while True:
             self._iterate(root, observation, seat)
@@ -158,11 +164,14 @@ class ISMCTS:
                 break
             if until is not None and time.monotonic() >= until:
                 break
+            if cpu_until is not None and time.process_time() >= cpu_until:
+                break
         elapsed = time.monotonic() - started
         self._record(done, elapsed, root)
         table = root.stats.get(seat, {})
-        best = max(legal_actions, key=lambda a: table[a][0] if a in table else -1.0)
-        return best
+        tried = [a for a in table if a in legal_actions]
+        # most visited; among equals the one tried first (the hint's, if any)
+        return max(tried, key=lambda a: table[a][0]) if tried else legal_actions[0]
 
     def _record(self, done: int, elapsed: float, root: _Node) -> None:
         s = self.stats
@@ -198,27 +207,33 @@ class ISMCTS:
                 entry[1] += rewards[s]
 
     def _select(self, node: _Node, seat: int, state: State) -> Any:
-        """UCB1 over the actions available now, an untried one first (the
-        hint's choice before the others); the hint's action gets a bias that
-        fades with its visits (progressive bias), so a short search still
-        plays at least as the hint does."""
-        legal = state.legal_actions(seat)
+        """UCB1 over the actions available in this determinization.
+
+        Without a hint policy every untried action is tried first (classic
+        ISMCTS). With one, the node widens progressively: a seat starts with
+        the hint's choice alone and gets one more (random) action each time
+        its visits pass the next step of `1 + widening * sqrt(visits)`, so
+        every seat, opponents included, plays like the hint until the search
+        has the visits to tell better; the hint's action also keeps a bias
+        that fades with its visits (progressive bias).
+        """
+        everything = legal = state.legal_actions(seat)
         if self.candidates is not None:
-            legal = self.candidates(state, seat, legal)
+            legal = self.candidates(state, seat, everything)
         table = node.stats.get(seat)
         if table is None:
             table = node.stats[seat] = {}
-            if self.hint is not None:
-                node.hints[seat] = self.hint(state, seat, legal, self.rng)
+        visits_here = node.visits.get(seat, 0) + 1
+        node.visits[seat] = visits_here
         hint = node.hints.get(seat)
-        untried = []
+        available = 0
         best, best_score = None, -1.0
         c = self.exploration
         for action in legal:
             entry = table.get(action)
             if entry is None:
-                untried.append(action)
                 continue
+            available += 1
             entry[2] += 1
             visits = entry[0]
             if visits == 0:
@@ -229,11 +244,26 @@ class ISMCTS:
                     score += self.hint_weight / visits
             if score > best_score:
                 best, best_score = action, score
-        if untried:
-            action = hint if hint in untried else untried[self.rng.randrange(len(untried))]
-            table[action] = [0, 0.0, 1]
-            return action
-        return best
+        if available == len(legal):
+            return best
+        if self.hint is None:
+            wanted = len(legal)
+        else:
+            wanted = 1 + int(self.widening * math.sqrt(visits_here))
+        if available and available >= wanted:
+            return best
+        action = None
+        if not available and self.hint is not None:
+            action = self.hint(state, seat, everything, self.rng)
+            if action in legal:
+                node.hints.setdefault(seat, action)
+            else:
+                action = None
+        if action is None:
+            untried = [a for a in legal if a not in table]
+            action = untried[self.rng.randrange(len(untried))]
+        table[action] = [0, 0.0, 1]
+        return action
 
     def _simulate(self, state: State) -> list[float]:
         rng, policy = self.rng, self.rollout

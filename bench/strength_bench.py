@@ -1,0 +1,281 @@
+"""Playing strength of the built-in bots, and where the MCTS bot's time goes (issue 4).
+
+Settings (4 seats; the bot under test rotates over the seats, match i puts it
+in seat i mod 4; match i is dealt from seed BASE_SEED + i):
+- `heuristic`: the heuristic bot against three random bots (target: a win share of at least 60 %; chance is 25 %);
+- `mcts-0.2`: the MCTS bot thinking 0.2 s per decision against three heuristic bots (target: at least 40 %);
+- `mcts-0.05`: the same at 0.05 s per decision.
+A shared first place counts as a fraction (1/k for k winners). Intervals are
+95 % Wilson score intervals over the matches played.
+
+Matches run in the in-process arena (bots/arena.py: each bot gets only its
+observation and legal actions), in parallel over `--workers` processes. The
+MCTS bot's figures (decisions per match, iterations per second) come from its
+own `stats`. The profile plays a few MCTS decisions from positions of
+heuristic matches under cProfile and splits the search time by what it calls.
+Prints tables and rewrites the "Bots" section of docs/benchmarks.md (unless
+--no-record).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import math
+import multiprocessing
+import pstats
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Console
+
+from bench.recording import machine_summary, write_section
+from bots.arena import play_match
+from bots.heuristic import HeuristicBot
+from bots.mcts import MctsBot
+from bots.random import RandomBot
+from bots.sdk import Bot, DecisionContext, MatchInfo
+from referee.games import load_game
+from referee.protocol.client import TimeControl
+
+SECTION = "Bots"
+SEATS = 4
+BASE_SEED = 10_000
+ARENA_MOVE_TIME = 30.0
+"""The arena's deadline: loose, so the MCTS bot thinks exactly its own move time."""
+CPU_CLOCK = True
+"""Count the MCTS move time in CPU seconds of the worker: the machine may be
+shared, and a decision should get the same work whatever else runs."""
+TARGETS = {"heuristic": 0.60, "mcts-0.2": 0.40, "mcts-0.05": None}
+OPPONENTS = {"heuristic": "random", "mcts-0.2": "heuristic", "mcts-0.05": "heuristic"}
+
+
+@dataclass(frozen=True)
+class MatchFigures:
+    setting: str
+    win: float
+    reason: str
+    decisions: int
+    think_seconds: float
+    iterations: int
+    search_seconds: float
+
+
+def subject(setting: str, match: int) -> Bot:
+    """The bot under test: "heuristic", or "mcts-<seconds>" with optional
+    "-d<rollout depth>" (d0: full rollouts), "-w<hint weight>", "-random" (rollouts)."""
+    if setting == "heuristic":
+        return HeuristicBot()
+    _, move_time, *extras = setting.split("-")
+    options: dict[str, object] = {}
+    for extra in extras:
+        if extra.startswith("d"):
+            options["rollout_depth"] = int(extra[1:]) or None
+        elif extra.startswith("w"):
+            options["hint_weight"] = float(extra[1:])
+        elif extra == "random":
+            options["rollout"] = "random"
+    return MctsBot(move_time=float(move_time), seed=match, cpu_clock=CPU_CLOCK, **options)  # type: ignore[arg-type]
+
+
+def play_one(job: tuple[str, int]) -> MatchFigures:
+    """One match of `setting`: the subject in seat match % 4."""
+    setting, match = job
+    seat = match % SEATS
+    bots: list[Bot] = [
+        RandomBot(match * SEATS + k) if OPPONENTS[setting] == "random" else HeuristicBot()
+        for k in range(SEATS)
+    ]
+    bots[seat] = subject(setting, match)
+    result = play_match(bots, BASE_SEED + match, move_time=ARENA_MOVE_TIME)
+    ranks = result.outcome.ranks
+    win = 1 / ranks.count(0) if ranks[seat] == 0 else 0.0
+    stats = getattr(bots[seat], "stats", None)
+    return MatchFigures(
+        setting, win, result.outcome.reason, result.decisions[seat], result.seconds[seat],
+        stats.total_iterations if stats else 0, stats.total_seconds if stats else 0.0,
+    )
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (fractional successes allowed)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def run_setting(setting: str, matches: int, workers: int) -> tuple[list[MatchFigures], float]:
+    started = time.monotonic()
+    jobs = [(setting, m) for m in range(matches)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        figures = list(pool.imap_unordered(play_one, jobs, chunksize=1))
+    return figures, time.monotonic() - started
+
+
+# ------------------------------------------------------------------ profile
+
+PROFILE_PARTS = (
+    ("determinize (a state from the observation)", "determinize.py", "determinize"),
+    ("legal actions (tree and rollouts)", "state.py", "legal_actions"),
+    ("apply_unchecked (engine steps)", "base.py", "apply_unchecked"),
+    ("rollout policy and tree hints (heuristic)", "gnadenlos.py", "heuristic_rollout"),
+    ("static evaluation at the depth cut-off", "gnadenlos.py", "evaluate"),
+    ("clone (not used: each iteration builds a fresh determinization)", "state.py", "clone"),
+)
+
+
+def positions(count: int) -> list[tuple[object, int]]:
+    """(state, seat) pairs from heuristic matches, one decision in every few."""
+    game = load_game("gnadenlos")
+    bot = HeuristicBot()
+    found: list[tuple[object, int]] = []
+    seed = 0
+    while len(found) < count:
+        state = game.new_state(SEATS, BASE_SEED + 90_000 + seed)
+        step = 0
+        while not state.is_terminal() and len(found) < count:
+            seats = sorted(state.to_act())
+            if step % 7 == 3:
+                found.append((state.clone(), seats[0]))
+            ctx = _context(seats[0])
+            state.apply({s: bot.decide(state.observe(s), state.legal_actions(s), ctx) for s in seats})
+            step += 1
+        seed += 1
+    return found
+
+
+def _context(seat: int) -> DecisionContext:
+    info = MatchInfo("bench", "gnadenlos", {}, seat, SEATS, ("bot",) * SEATS, TimeControl(ARENA_MOVE_TIME))
+    return DecisionContext(info, 1, time.monotonic() + ARENA_MOVE_TIME)
+
+
+def profile_search(decisions: int, iterations: int) -> tuple[list[tuple[str, float]], float, float]:
+    """Shares of search time per part, and iterations per second with and without the profiler."""
+    bot = MctsBot(iterations=iterations, seed=1)
+    work = [(s, seat) for s, seat in positions(decisions)]
+    started = time.perf_counter()
+    for state, seat in work:
+        bot.decide(state.observe(seat), state.legal_actions(seat), _context(seat))  # type: ignore[attr-defined]
+    plain_rate = bot.stats.total_iterations / (time.perf_counter() - started)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for state, seat in work:
+        bot.decide(state.observe(seat), state.legal_actions(seat), _context(seat))  # type: ignore[attr-defined]
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = next(v[3] for k, v in stats.items() if k[2] == "search" and k[0].endswith("search.py"))
+    shares = []
+    for label, filename, function in PROFILE_PARTS:
+        cumulative = sum(v[3] for k, v in stats.items() if k[2] == function and k[0].endswith(filename))
+        shares.append((label, cumulative / total))
+    accounted = sum(share for label, share in shares if "clone" not in label)
+    shares.append(("tree: selection, expansion, backup, bookkeeping", max(0.0, 1 - accounted)))
+    return shares, plain_rate, iterations * len(work) / total
+
+
+# ------------------------------------------------------------------- report
+
+
+def summarise(setting: str, figures: Sequence[MatchFigures], seconds: float) -> dict[str, object]:
+    n = len(figures)
+    wins = sum(f.win for f in figures)
+    low, high = wilson(wins, n)
+    decisions = sum(f.decisions for f in figures)
+    iterations = sum(f.iterations for f in figures)
+    search = sum(f.search_seconds for f in figures)
+    return {
+        "setting": setting,
+        "matches": n,
+        "share": wins / n,
+        "low": low,
+        "high": high,
+        "decisions": decisions / n,
+        "ms_per_decision": 1000 * sum(f.think_seconds for f in figures) / max(1, decisions),
+        "iterations_per_second": iterations / search if search else None,
+        "iterations_per_decision": iterations / decisions if iterations else None,
+        "reasons": Counter(f.reason for f in figures),
+        "wall": seconds,
+    }
+
+
+def describe(setting: str) -> str:
+    if setting == "heuristic":
+        return "heuristic vs 3 random"
+    _, move_time, *extras = setting.split("-")
+    return f"MCTS {move_time} s/decision{' ' + ' '.join(extras) if extras else ''} vs 3 heuristic"
+
+
+def render(rows: list[dict[str, object]], profile: tuple[list[tuple[str, float]], float, float] | None,
+           workers: int) -> str:
+    lines = [
+        f"Measured by `python -m bench strength` (bench/strength_bench.py) on {machine_summary()}.",
+        f"4 seats, the bot under test rotated over the seats, {workers} worker processes, in-process arena "
+        "(bots/arena.py: observations and legal actions only). A shared first place counts as a fraction. "
+        "95 % Wilson intervals. MCTS: heuristic rollouts cut off after 40 decisions, then a static evaluation; "
+        "the time per decision is the bot's own move time, measured while the other worker played too.",
+        "",
+        "| setting | matches | win share | 95 % interval | target | decisions/match (bot) | ms/decision | MCTS iterations/s | iterations/decision | end reasons | wall time |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        target = TARGETS[str(row["setting"])]
+        ips = row["iterations_per_second"]
+        ipd = row["iterations_per_decision"]
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(row["reasons"].items()))  # type: ignore[attr-defined]
+        lines.append(
+            f"| {describe(str(row['setting']))} | {row['matches']} | {100 * row['share']:.1f} % "  # type: ignore[operator]
+            f"| {100 * row['low']:.1f}–{100 * row['high']:.1f} % "  # type: ignore[operator]
+            f"| {'≥ %d %%' % (100 * target) if target else '—'} | {row['decisions']:.1f} "
+            f"| {row['ms_per_decision']:.2f} | {f'{ips:,.0f}' if ips else '—'} | {f'{ipd:,.0f}' if ipd else '—'} "
+            f"| {reasons} | {row['wall']:.0f} s |"
+        )
+    if profile:
+        shares, plain, profiled = profile
+        lines += [
+            "",
+            f"Where the MCTS bot's time goes (cProfile over fixed-iteration searches from positions of heuristic "
+            f"matches; one process): {plain:,.0f} iterations/s without the profiler, {profiled:,.0f} with it. "
+            "Shares of search time, each including what it calls (a heuristic rollout step includes building its view):",
+            "",
+            "| part | share |",
+            "|---|---|",
+        ]
+        lines += [f"| {label} | {100 * share:.0f} % |" for label, share in shares]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench strength", description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200, help="matches per setting (default 200)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--settings", default="heuristic,mcts-0.05,mcts-0.2",
+                        help="comma-separated: heuristic, mcts-<seconds> (default: heuristic,mcts-0.05,mcts-0.2)")
+    parser.add_argument("--profile-decisions", type=int, default=30, help="0 skips the profile")
+    parser.add_argument("--profile-iterations", type=int, default=200)
+    parser.add_argument("--no-record", action="store_true", help="do not rewrite docs/benchmarks.md")
+    args = parser.parse_args(argv)
+    console = Console()
+    rows = []
+    for setting in args.settings.split(","):
+        OPPONENTS.setdefault(setting, "heuristic")
+        TARGETS.setdefault(setting, None)
+        figures, seconds = run_setting(setting, args.matches, args.workers)
+        row = summarise(setting, figures, seconds)
+        rows.append(row)
+        console.print(f"{describe(setting)}: {100 * row['share']:.1f} % "  # type: ignore[operator]
+                      f"[{100 * row['low']:.1f}, {100 * row['high']:.1f}] over {row['matches']} matches "  # type: ignore[operator]
+                      f"in {seconds:.0f} s; iterations/s {row['iterations_per_second']}")
+    profile = profile_search(args.profile_decisions, args.profile_iterations) if args.profile_decisions else None
+    text = render(rows, profile, args.workers)
+    console.print(text)
+    if not args.no_record:
+        write_section(SECTION, text)
+
+
+if __name__ == "__main__":
+    main()
