@@ -198,3 +198,15 @@ def test_buying_to_field_30_ends_the_match_G_7_2_G_9_1() -> None:
     while state.to_act():
         act(state, FinalBuy(0))
     assert state.outcome().reason == "goal"
+
+
+def test_paid_cards_go_in_ascending_value_equal_values_by_colour_G_6_4_G_3_3() -> None:
+    """G-6.4: a winner's cards enter the market by ascending value, equal values
+    in seat order of their colours; G-3.3: into the first empty slots of the
+    last row."""
+    state = load("bids_and_passes")
+    act(state, Bid(((RED, 2), (GREEN, 2), (BLUE, 1))))
+    act(state, Bid(((GREEN, 0),)))  # blue, holding only a 0, must pass
+    assert state.to_act() == {RED} and state.phase == "pick"
+    act(state, Pick((3,)))
+    assert _market(state) == [[(BLUE, 1), (RED, 2), (GREEN, 2), (GREEN, 0), None, None]]

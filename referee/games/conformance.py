@@ -85,13 +85,15 @@ def check_game(
     variant: Mapping[str, str] | None = None,
     *,
     determinizations: int = 2,
+    actions_checked: int = 24,
     max_decisions: int = 100_000,
 ) -> ConformanceReport:
     """Play one seeded random match per seed and check the engine contract.
 
     `determinizations` is how many determinizations of each deciding seat's
-    observation are compared with it at each decision. Raises
-    ConformanceError at the first violation.
+    observation are compared with it at each decision; `actions_checked` how
+    many listed actions of each deciding seat are applied (to a clone) at each
+    decision. Raises ConformanceError at the first violation.
     """
     if isinstance(game, str):
         game = load_game(game)
@@ -99,7 +101,7 @@ def check_game(
     for seed in seeds:
         where = _Where(game.name, seats, seed, variant)
         try:
-            reason, decisions = _check_match(game, where, determinizations, max_decisions)
+            reason, decisions = _check_match(game, where, determinizations, actions_checked, max_decisions)
         except ConformanceError:
             raise
         except Exception as exc:  # any crash of the engine is a failure of the suite
@@ -110,7 +112,9 @@ def check_game(
     return report
 
 
-def _check_match(game: Game, where: _Where, determinizations: int, max_decisions: int) -> tuple[str, int]:
+def _check_match(
+    game: Game, where: _Where, determinizations: int, actions_checked: int, max_decisions: int
+) -> tuple[str, int]:
     """One random match with every check; returns its end reason and length."""
     rng = random.Random(where.seed)
     state = game.new_state(where.seats, where.seed, where.variant)
@@ -118,20 +122,26 @@ def _check_match(game: Game, where: _Where, determinizations: int, max_decisions
     trajectory: list[Decision] = []
     all_events: list[Event] = []
     checkpoints: list[tuple[int, JSON]] = []
-    seen_actions: set[Action] = set()
+    seen_actions: list[Action] = []
+    seen_set: set[Action] = set()
     while state.to_act():
         step = len(trajectory)
         if step >= max_decisions:
             raise where.fail(step, f"no end after {max_decisions} decisions")
         _check_turn(state, where, step)
         for seat in sorted(state.to_act()):
-            seen_actions.update(state.legal_actions(seat))
+            for action in state.legal_actions(seat):
+                if action not in seen_set:
+                    seen_set.add(action)
+                    seen_actions.append(action)
             _check_observation(game, state, seat, rng, determinizations, where, step)
         decision = {seat: rng.choice(state.legal_actions(seat)) for seat in sorted(state.to_act())}
-        _check_every_action_applies(state, decision, where, step)
+        _check_every_action_applies(state, decision, rng, actions_checked, where, step)
         _check_unlisted_actions_raise(state, decision, seen_actions, rng, where, step)
-        if step % 7 == 0:
+        if step & (step - 1) == 0:  # steps 0, 1, 2, 4, 8...: each replays the rest of the match
             checkpoints.append((step, _json_round_trip(game, state, where, step)))
+        elif step % 5 == 0:
+            _json_round_trip(game, state, where, step)
         events = _apply_checked_clone(state, decision, where, step)
         _check_events(events, where, step)
         all_events.extend(events)
@@ -183,11 +193,18 @@ def _check_action_codecs(game: Game, action: Action, where: _Where, step: int) -
         raise where.fail(step, f"action_from_json(to_json()) does not give {action!r} back")
 
 
-def _check_every_action_applies(state: State, decision: Decision, where: _Where, step: int) -> None:
-    """Each listed action of each deciding seat, with the others' chosen ones, applies."""
+def _check_every_action_applies(
+    state: State, decision: Decision, rng: random.Random, limit: int, where: _Where, step: int
+) -> None:
+    """Listed actions of each deciding seat, with the others' chosen ones, apply.
+
+    All of them when there are at most `limit`, else a seeded sample of `limit`
+    (games with hundreds of placements per turn would make the suite slow)."""
     game = state.game
     for seat in decision:
-        for action in state.legal_actions(seat):
+        listed = state.legal_actions(seat)
+        sample = listed if len(listed) <= limit else rng.sample(listed, limit)
+        for action in sample:
             _check_action_codecs(game, action, where, step)
             trial = state.clone()
             try:
@@ -197,14 +214,15 @@ def _check_every_action_applies(state: State, decision: Decision, where: _Where,
 
 
 def _check_unlisted_actions_raise(
-    state: State, decision: Decision, seen: set[Action], rng: random.Random, where: _Where, step: int
+    state: State, decision: Decision, seen: list[Action], rng: random.Random, where: _Where, step: int
 ) -> None:
     """Actions seen earlier but not legal now, and the wrong seats, are refused cleanly."""
     before = _json_text(state.to_json())
     seat = min(decision)
     legal = set(state.legal_actions(seat))
-    unlisted = sorted((a for a in seen if a not in legal), key=repr)
-    attempts: list[Decision] = [{**decision, seat: a} for a in rng.sample(unlisted, min(3, len(unlisted)))]
+    candidates = [rng.choice(seen) for _ in range(6)] if seen else []
+    unlisted = [a for a in dict.fromkeys(candidates) if a not in legal][:3]
+    attempts: list[Decision] = [{**decision, seat: a} for a in unlisted]
     outsiders = [s for s in range(state.num_seats) if s not in decision]
     if outsiders:
         attempts.append({**decision, outsiders[0]: decision[seat]})
@@ -213,11 +231,10 @@ def _check_unlisted_actions_raise(
         try:
             state.apply(attempt)
         except IllegalActionError:
-            pass
-        else:
-            raise where.fail(step, f"apply({attempt}) was accepted; legal for seat {seat}: {len(legal)} actions")
-        if _json_text(state.to_json()) != before:
-            raise where.fail(step, f"a refused apply({attempt}) changed the state")
+            continue
+        raise where.fail(step, f"apply({attempt}) was accepted; legal for seat {seat}: {len(legal)} actions")
+    if _json_text(state.to_json()) != before:
+        raise where.fail(step, "a refused apply changed the state")
 
 
 def _json_round_trip(game: Game, state: State, where: _Where, step: int) -> JSON:
