@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,12 +25,19 @@ DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
 DEFAULT_STABLE_BUDGET = 400
 DEFAULT_MOVE_TIME = 1.0
+PIPE_WIDTH = 150
 
 db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The ladder database (default: $REFEREE_DATA/ladder.sqlite or ./data/ladder.sqlite).",
 )
 game_option = click.option("--game", default=DEFAULT_GAME, show_default=True, help="The game of the ladder.")
+
+
+def make_console() -> Console:
+    """A console; when output goes to a file or pipe, wide enough that the
+    standings table is not squeezed into 80 columns."""
+    return Console() if sys.stdout.isatty() else Console(width=PIPE_WIDTH)
 
 
 @contextmanager
@@ -108,7 +116,7 @@ def bots(db_path: Path | None, as_json: bool) -> None:
     for b in rows:
         table.add_row(b.name, b.version, b.kind, "yes" if b.active else "", ",".join(b.games),
                       b.content_hash[:12], b.created_at, b.description)
-    Console().print(table)
+    make_console().print(table)
 
 
 @click.command()
@@ -142,7 +150,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
     from referee.protocol.client import TimeControl
 
     sizes = parse_players(players, game)
-    console = Console()
+    console = make_console()
     with open_store(db_path) as store:
         if recompute:
             equal, skills = do_recompute(store, game)
@@ -196,7 +204,7 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
                                   indent=2))
             return
         rows = standings(store, game, include_retired=include_retired)
-        console = Console()
+        console = make_console()
         console.print(standings_table(rows, f"{game} ladder: {store.match_count(game)} matches"))
         console.print("P(> next): probability that the bot is truly stronger than the one below it, "
                       "Φ((μ1−μ2)/√(σ1²+σ2²))")

@@ -8,8 +8,8 @@ next match.
 
 Fault attribution: a bot's own failure during a match (crash, timeouts,
 illegal answers) is a forfeit recorded by the referee in the MatchResult
-and rated. A bot that cannot be started (or answers the handshake
-wrongly) forfeits the match from the start: that too is its own fault.
+and rated. A bot that cannot be started (twice in a row) or answers
+the handshake wrongly forfeits the match from the start: that too is its own fault.
 Everything else (a RefereeError, the machine out of memory, processes or
 file handles) is raised as `NotRated`, retried by the scheduler and never
 rated.
@@ -32,6 +32,11 @@ from referee.protocol.client import BotFault, TimeControl
 log = logging.getLogger(__name__)
 
 RESOURCE_ERRNOS = frozenset({errno.ENOMEM, errno.EMFILE, errno.ENFILE, errno.ENOSPC, errno.EAGAIN})
+
+START_ATTEMPTS = 2
+"""A bot that fails to start is tried once more before it forfeits: a
+transient start-up hiccup (a busy machine) must not cost a validated bot
+a rated match."""
 
 MAX_WARM = 12
 """Warm bot processes kept per worker; the least recently used is closed
@@ -83,12 +88,17 @@ class RealRunner:
             if self.logs_dir is not None:
                 self.logs_dir.mkdir(parents=True, exist_ok=True)
                 log_path = self.logs_dir / f"{spec.label}-{os.getpid()}.log"
-            try:
-                bot = BotProcess.start(list(spec.command), label=spec.label, log_path=log_path)
-            except BotFault as exc:
+            for attempt in range(START_ATTEMPTS):
+                try:
+                    bot = BotProcess.start(list(spec.command), label=spec.label, log_path=log_path)
+                    break
+                except BotFault as exc:
+                    log.warning("bot %s failed to start (attempt %d): %s", spec.label, attempt + 1, exc)
+                    fault = exc
+            else:
                 # The bot's own fault: it forfeits this match from the start
                 # (and is tried again for its next one).
-                return BotProcess.failed(spec.label, exc)
+                return BotProcess.failed(spec.label, fault)
         self._warm[spec.bot_id] = bot
         while len(self._warm) > MAX_WARM:
             _, oldest = self._warm.popitem(last=False)

@@ -165,3 +165,13 @@ def test_a_corrupt_database_gets_one_clear_line(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output.startswith("Error: ") and result.output.count("\n") == 1
     assert "is not a ladder database" in result.output
+
+
+def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(tmp_path: Path) -> None:
+    from ladder.submission import read_manifest
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "ladder.md").read_text()
+    example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "bot.toml").write_text(example)
+    manifest = read_manifest(tmp_path)
+    assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos",))
