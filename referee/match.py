@@ -314,7 +314,8 @@ class _Match:
             "seed": self.seed,
             "seats": [
                 {"seat": s.seat, "label": s.bot.label, "name": s.bot.info.name,
-                 "version": s.bot.info.version, "protocol_version": s.bot.info.protocol_version}
+                 "version": s.bot.info.version, "protocol_version": s.bot.info.protocol_version,
+                 "sandbox": s.bot.protections()}
                 for s in self.seats
             ],
             "time_control": {"move_time": self.tc.move_time, "time_bank": self.tc.time_bank,

@@ -81,6 +81,9 @@ class FakeBot:
     def exit_description(self, wait: float = 0.0) -> str:
         return "the process is still running"
 
+    def protections(self) -> dict[str, Any]:
+        return {}
+
 
 def random_policy(asked: int, observation: Observation, legal: tuple[Action, ...]) -> Action:
     return legal[asked % len(legal)]
