@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent import futures
@@ -80,6 +81,23 @@ class Floor:
     def round_trip(self, payload: bytes) -> None:
         self.requests.put(payload)
         next(self.answers)
+
+    def with_reader_thread(self) -> Callable[[bytes], None]:
+        """The same ping-pong with answers handed over by a reader thread, as
+        BotClient does so that it can stop waiting at its deadline."""
+        answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+        def read() -> None:
+            for answer in self.answers:
+                answers.put(answer)
+
+        threading.Thread(target=read, daemon=True).start()
+
+        def round_trip(payload: bytes) -> None:
+            self.requests.put(payload)
+            answers.get(timeout=5)
+
+        return round_trip
 
     def close(self) -> None:
         self.requests.put(self.end)
@@ -249,23 +267,33 @@ def main(argv: list[str] | None = None) -> None:
     tmp = tempfile.mkdtemp(prefix="pbench", dir="/tmp")
     try:
         floor = Floor(os.path.join(tmp, "floor.sock"), answer_size=16)
+        hop = Floor(os.path.join(tmp, "hop.sock"), answer_size=16)
+        hop_round_trip = hop.with_reader_thread()
         decisions = Decisions(os.path.join(tmp, "bot.sock"), positions)
         payload = b"x" * request_size
-        runs = {"floor": lambda i: floor.round_trip(payload), "decision": decisions.round_trip}
+        runs = {
+            "floor": lambda i: floor.round_trip(payload),
+            "hop": lambda i: hop_round_trip(payload),
+            "decision": decisions.round_trip,
+        }
         measure_interleaved(runs, blocks=2, per_block=200)  # warm-up
         times = measure_interleaved(runs, blocks=args.blocks, per_block=args.per_block)
         floor.close()
+        hop.close()
         decisions.close()
         colds = [cold_start(os.path.join(tmp, "cold.sock"), *positions[0]) for _ in range(args.cold_starts)]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+    h50, h99 = quantile(times["hop"], 0.5) * 1e6, quantile(times["hop"], 0.99) * 1e6
     f50, f99 = quantile(times["floor"], 0.5) * 1e6, quantile(times["floor"], 0.99) * 1e6
     d50, d99 = quantile(times["decision"], 0.5) * 1e6, quantile(times["decision"], 0.99) * 1e6
     c50, cmax = quantile(colds, 0.5) * 1e3, max(colds) * 1e3
     ratio = d50 / f50
     rows = [
         ("floor: bare gRPC stream ping-pong, p50 / p99", f"{f50:.0f} µs / {f99:.0f} µs", f"{request_size} B out, 16 B back"),
+        ("the floor with a reader thread handing answers over (as BotClient), p50 / p99",
+         f"{h50:.0f} µs / {h99:.0f} µs", f"{h50 / f50:.2f}× the floor: the thread hop's cost"),
         ("decision round trip via BotClient + random bot, p50 / p99", f"{d50:.0f} µs / {d99:.0f} µs", ""),
         ("decision p50 / floor p50", f"{ratio:.2f}×", "target ≤ 1.3×" + (" (met)" if ratio <= 1.3 else " (missed)")),
         ("bot cold start to first decision, p50 / max", f"{c50:.0f} ms / {cmax:.0f} ms",
