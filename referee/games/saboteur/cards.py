@@ -15,6 +15,7 @@ Instance ids: 0..66 the deck (40 path, 27 action cards), 67 the start card,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 N, E, S, W = 1, 2, 4, 8
@@ -146,3 +147,31 @@ def orientations(name: str) -> tuple[bool, ...]:
 
 
 NUGGET_KIND = {1: "nugget_1", 2: "nugget_2", 3: "nugget_3"}
+
+
+class Pool:
+    """Unused instances of some cards, handed out by kind name, lowest id first.
+
+    The JSON reader and determinization build states from kind names; this
+    turns each name into a fresh instance and records who knows it.
+    """
+
+    def __init__(self, cards: Iterable[int], known: list[int]) -> None:
+        self.known = known
+        self.by_name: dict[str, list[int]] = {}
+        for card in sorted(cards, reverse=True):
+            self.by_name.setdefault(NAME[card], []).append(card)
+
+    def take(self, name: str, mask: int) -> int:
+        """An unused instance of `name`, now known to the seats in `mask`.
+        Raises ValueError when none is left."""
+        cards = self.by_name.get(name)
+        if not cards:
+            raise ValueError(f"no {name!r} card left to place (unknown kind, or more copies than the game has)")
+        card = cards.pop()
+        self.known[card] = mask
+        return card
+
+    def rest(self) -> list[int]:
+        """The instances not handed out, in id order."""
+        return sorted(c for cards in self.by_name.values() for c in cards)

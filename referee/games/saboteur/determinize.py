@@ -27,6 +27,7 @@ from referee.games.base import ChanceStream, derive_seed
 from referee.games.saboteur import maze
 from referee.games.saboteur.cards import (
     DECK,
+    Pool,
     DIGGER_CARDS,
     EDGES,
     GOAL_CARDS,
@@ -42,27 +43,6 @@ from referee.games.saboteur.cards import (
 from referee.games.saboteur.config import SaboteurConfig
 from referee.games.saboteur.observation import SaboteurObservation
 from referee.games.saboteur.state import STREAMS, SaboteurState
-
-
-class _Pools:
-    """Unused card instances by kind name, handed out one at a time."""
-
-    def __init__(self, cards: Iterable[int], known: list[int]) -> None:
-        self.known = known
-        self.by_name: dict[str, list[int]] = {}
-        for card in sorted(cards, reverse=True):
-            self.by_name.setdefault(NAME[card], []).append(card)
-
-    def take(self, name: str, mask: int) -> int:
-        cards = self.by_name.get(name)
-        if not cards:
-            raise ValueError(f"inconsistent observation: more {name} cards than exist")
-        card = cards.pop()
-        self.known[card] = mask
-        return card
-
-    def rest(self) -> list[int]:
-        return sorted(c for cards in self.by_name.values() for c in cards)
 
 
 def _mask(seats: Iterable[int]) -> int:
@@ -101,7 +81,7 @@ def determinize(obs: SaboteurObservation, rng: random.Random, cfg: SaboteurConfi
 def _deal_roles(state: SaboteurState, obs: SaboteurObservation, rng: random.Random) -> None:
     n, everyone = obs.num_seats, (1 << obs.num_seats) - 1
     diggers, saboteurs = state.cfg.role_counts(n)
-    pools = _Pools(DIGGER_CARDS[:diggers] + SABOTEUR_CARDS[:saboteurs], state.known)
+    pools = Pool(DIGGER_CARDS[:diggers] + SABOTEUR_CARDS[:saboteurs], state.known)
 
     def mask(holder: int) -> int:
         return everyone if obs.over else 1 << holder if holder >= 0 else 0
@@ -124,13 +104,9 @@ def _deal_roles(state: SaboteurState, obs: SaboteurObservation, rng: random.Rand
 
 def _deal_goals(state: SaboteurState, obs: SaboteurObservation, rng: random.Random) -> None:
     everyone = (1 << obs.num_seats) - 1
-    pools = _Pools(GOAL_CARDS, state.known)
-    seen = [g.card for g in obs.goals if g.card is not None]
-    for name in seen:
-        pools.take(name, 0)
-    unseen = pools.rest()
+    unseen = [c for c in GOAL_CARDS if NAME[c] not in {g.card for g in obs.goals}]
     rng.shuffle(unseen)
-    pools = _Pools(GOAL_CARDS, state.known)
+    pools = Pool(GOAL_CARDS, state.known)
     state.cells = {state.cfg.start_cell: (START_CARD, False)}
     state.edges = {state.cfg.start_cell: EDGES[START_CARD][0]}
     state.known[START_CARD] = everyone
@@ -152,7 +128,7 @@ def _deal_goals(state: SaboteurState, obs: SaboteurObservation, rng: random.Rand
 def _deal_deck(state: SaboteurState, obs: SaboteurObservation, rng: random.Random) -> None:
     n, seat = obs.num_seats, obs.seat
     everyone = (1 << n) - 1
-    pools = _Pools(DECK, state.known)
+    pools = Pool(DECK, state.known)
     for placed in obs.maze:
         if placed.card != "start":
             card = pools.take(placed.card, everyone)
@@ -185,7 +161,7 @@ def _deal_deck(state: SaboteurState, obs: SaboteurObservation, rng: random.Rando
 
 def _deal_nuggets(state: SaboteurState, obs: SaboteurObservation, rng: random.Random) -> None:
     n, everyone = obs.num_seats, (1 << obs.num_seats) - 1
-    pools = _Pools(NUGGET_CARDS, state.known)
+    pools = Pool(NUGGET_CARDS, state.known)
     state.nuggets = [
         [pools.take(NUGGET_KIND[v], everyone if obs.over else 1 << s) for v in view.known]
         for s, view in enumerate(obs.nuggets)

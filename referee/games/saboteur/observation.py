@@ -17,7 +17,6 @@ from typing import Any
 
 from referee.games.base import Observation, Seat
 from referee.games.saboteur.cards import CARD_KIND, FAMILY, NAME, PATH, VALUE, START
-from referee.games.saboteur.config import Cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +244,3 @@ def observe(state: Any, seat: Seat) -> SaboteurObservation:
         ),
     )
 
-
-def goal_index(observation: SaboteurObservation, cell: Cell) -> int:
-    """The index of the goal at `cell` in `observation.goals`."""
-    return [(g.x, g.y) for g in observation.goals].index(cell)

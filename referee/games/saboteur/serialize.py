@@ -25,6 +25,7 @@ from referee.games.base import ChanceStream, derive_seed
 from referee.games.saboteur import maze
 from referee.games.saboteur.cards import (
     DECK,
+    Pool,
     DIGGER_CARDS,
     EDGES,
     FAMILY,
@@ -112,26 +113,17 @@ def state_from_json(obj: dict[str, Any], cfg: SaboteurConfig) -> SaboteurState:
         raise ValueError(f"invalid Saboteur state JSON: {type(exc).__name__}: {exc}") from None
 
 
-class _Reader:
-    """Hands out card instances by kind name, each at most once."""
+class _Reader(Pool):
+    """A pool that reads JSON card entries: a kind name or [name, known_by]."""
 
     def __init__(self, cards: Iterable[int], known: list[int], n: int) -> None:
-        self.known, self.n = known, n
-        self.pools: dict[str, list[int]] = {}
-        for c in sorted(cards, reverse=True):
-            self.pools.setdefault(NAME[c], []).append(c)
+        super().__init__(cards, known)
+        self.n = n
 
-    def take(self, entry: Any, default: int) -> int:
-        """`entry` is a kind name or [name, known_by]."""
-        name, mask = (entry[0], _mask(entry[1], self.n)) if isinstance(entry, list) else (entry, default)
-        if not self.pools.get(name):
-            raise ValueError(f"no {name!r} card left to place (unknown kind, or more copies than the game has)")
-        c = self.pools[name].pop()
-        self.known[c] = mask
-        return c
-
-    def rest(self) -> list[int]:
-        return sorted(c for cards in self.pools.values() for c in cards)
+    def entry(self, entry: Any, default: int) -> int:
+        if isinstance(entry, list):
+            return self.take(entry[0], _mask(entry[1], self.n))
+        return self.take(entry, default)
 
 
 def _nugget_entry(entry: Any) -> Any:
@@ -178,11 +170,11 @@ def _read_roles(state: SaboteurState, obj: dict[str, Any], everyone: int) -> Non
     entries = obj["roles"]
     if len(entries) != n:
         raise ValueError("roles needs one dwarf card per seat")
-    state.roles = [reader.take(entry, 1 << seat) for seat, entry in enumerate(entries)]
+    state.roles = [reader.entry(entry, 1 << seat) for seat, entry in enumerate(entries)]
     rest = reader.rest()
     if len(rest) != 1:
         raise ValueError("roles must use the table's dwarf cards, leaving one to set aside")
-    state.set_aside = reader.take(obj.get("set_aside", NAME[rest[0]]), 0)
+    state.set_aside = reader.entry(obj.get("set_aside", NAME[rest[0]]), 0)
     if reader.rest():
         raise ValueError("roles and set_aside must use the table's dwarf cards")
 
@@ -201,7 +193,7 @@ def _read_table(state: SaboteurState, obj: dict[str, Any], everyone: int) -> Non
     for cell, entry in zip(cfg.goal_cells, goal_entries):
         up = bool(entry.get("revealed", False))
         turn = bool(entry.get("turned", False))
-        c = goals.take([entry["card"], entry.get("known_by", list(range(n)) if up else [])], 0)
+        c = goals.entry([entry["card"], entry.get("known_by", list(range(n)) if up else [])], 0)
         if up:
             known[c] = everyone
             state.edges[cell] = EDGES[c][turn]
@@ -213,7 +205,7 @@ def _read_table(state: SaboteurState, obj: dict[str, Any], everyone: int) -> Non
         cell = (int(entry["x"]), int(entry["y"]))
         if cell in state.cells:
             raise ValueError(f"maze cell {cell} is taken twice")
-        c = deck.take(entry["card"], everyone)
+        c = deck.entry(entry["card"], everyone)
         if FAMILY[c] != PATH:
             raise ValueError(f"{entry['card']} is not a path card")
         turn = bool(entry.get("turned", False))
@@ -222,14 +214,14 @@ def _read_table(state: SaboteurState, obj: dict[str, Any], everyone: int) -> Non
     state.conn = maze.connected(state.cells, state.edges, start)
     state.broken = []
     for tools in obj.get("broken", [[]] * n):
-        state.broken.append({tool: deck.take("break_" + tool, everyone) for tool in tools})
+        state.broken.append({tool: deck.entry("break_" + tool, everyone) for tool in tools})
     hands = obj.get("hands", [[]] * n)
     if len(hands) != n or len(state.broken) != n:
         raise ValueError("hands and broken need one list per seat")
-    state.hands = [[deck.take(e, 1 << seat) for e in hand] for seat, hand in enumerate(hands)]
-    state.discard = [deck.take(e, everyone) for e in obj.get("discard", [])]
+    state.hands = [[deck.entry(e, 1 << seat) for e in hand] for seat, hand in enumerate(hands)]
+    state.discard = [deck.entry(e, everyone) for e in obj.get("discard", [])]
     if "draw_pile" in obj:
-        state.pile = [deck.take(e, 0) for e in reversed(obj["draw_pile"])]
+        state.pile = [deck.entry(e, 0) for e in reversed(obj["draw_pile"])]
         for c in deck.rest():
             known[c] = everyone
             state.discard.append(c)
@@ -246,9 +238,9 @@ def _read_nuggets(state: SaboteurState, obj: dict[str, Any]) -> None:
     piles = obj.get("nuggets", [[]] * n)
     if len(piles) != n:
         raise ValueError("nuggets needs one list per seat")
-    state.nuggets = [[reader.take(_nugget_entry(e), 1 << seat) for e in pile] for seat, pile in enumerate(piles)]
+    state.nuggets = [[reader.entry(_nugget_entry(e), 1 << seat) for e in pile] for seat, pile in enumerate(piles)]
     if "supply" in obj:
-        state.supply = [reader.take(_nugget_entry(e), 0) for e in reversed(obj["supply"])]
+        state.supply = [reader.entry(_nugget_entry(e), 0) for e in reversed(obj["supply"])]
     else:
         state.supply = reader.rest()
         state.streams["nuggets"].shuffle(state.supply)

@@ -321,24 +321,23 @@ class SaboteurState(State):
         """S-3: one action, then a draw; S-6.1: the round may end."""
         self.turn += 1
         self._legal = None
-        kind = type(action)
         gold = False
-        if kind is PlacePath:
-            gold = self._place(seat, action)  # type: ignore[arg-type]
-        elif kind is BreakTool:
-            self._break(seat, action)  # type: ignore[arg-type]
-        elif kind is Repair:
-            self._repair(seat, action)  # type: ignore[arg-type]
-        elif kind is Rockfall:
-            self._rockfall(seat, action)  # type: ignore[arg-type]
-        elif kind is Map:
-            self._map(seat, action)  # type: ignore[arg-type]
-        elif kind is Discard:
-            card = self._take(seat, action.card)  # type: ignore[union-attr]
+        if isinstance(action, PlacePath):
+            gold = self._place(seat, action)
+        elif isinstance(action, BreakTool):
+            self._break(seat, action)
+        elif isinstance(action, Repair):
+            self._repair(seat, action)
+        elif isinstance(action, Rockfall):
+            self._rockfall(seat, action)
+        elif isinstance(action, Map):
+            self._map(seat, action)
+        elif isinstance(action, Discard):
+            card = self._take(seat, action.card)
             self.discard.append(card)
             self.known[card] = 1 << seat
             self._log_split("discarded", 1 << seat, {"card": NAME[card]}, seat=seat)
-        elif kind is Pass:
+        elif isinstance(action, Pass):
             self._log("passed", self._all, seat=seat)
         else:
             raise TypeError(f"not a Saboteur action: {action!r}")
