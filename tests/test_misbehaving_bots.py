@@ -36,24 +36,34 @@ def play(bots: list[BotProcess], tmp_path: Path, name: str = "match", seed: int 
     return result, record
 
 
+@pytest.fixture(scope="module")
+def random_bots(tmp_path_factory: pytest.TempPathFactory):
+    """Two random bots that sit through every misbehaving bot's match of this
+    module: warm processes, unaffected by what the others do."""
+    bots = start_bots([RANDOM, RANDOM], ["random-1", "random-2"], log_dir=tmp_path_factory.mktemp("logs"))
+    yield bots
+    for bot in bots:
+        bot.close()
+
+
 @pytest.fixture
-def seated(tmp_path: Path):
-    """Start the misbehaving bot in seat 0 and two random bots; close all after,
-    and check that no process of theirs is left."""
+def seated(tmp_path: Path, random_bots: list[BotProcess]):
+    """Seat the misbehaving bot in seat 0 next to the two random bots; close it
+    after, and check that no process or folder of its sandbox is left."""
     started: list[BotProcess] = []
 
     def seat(script: str) -> list[BotProcess]:
-        bots = start_bots([command(script), RANDOM, RANDOM], [script, "random-1", "random-2"],
-                          startup_timeout=10.0, log_dir=tmp_path / "logs")
-        started.extend(bots)
-        return bots
+        (bad,) = start_bots([command(script)], [script], startup_timeout=10.0, log_dir=tmp_path / "logs")
+        started.append(bad)
+        return [bad, *random_bots]
 
     yield seat
+    assert all(bot.alive for bot in random_bots)  # still there for the next match
     pids = [bot.pid for bot in started if bot.pid > 0]
     for bot in started:
         bot.close()
     assert not [pid for pid in pids if psutil.pid_exists(pid)]
-    assert not leftovers()  # nor any process or folder of their sandboxes
+    assert not leftovers()  # nor any process or folder of its sandbox
 
 
 def assert_others_unaffected(result: MatchResult, record: MatchRecord, bad: int = 0) -> None:
