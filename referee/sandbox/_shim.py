@@ -83,8 +83,12 @@ def unshare(flags: int) -> None:
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
-    enc = lambda s: s.encode() if s is not None else None  # noqa: E731
-    _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), "mount")
+    _check(_libc.mount(_bytes(source), _bytes(target), _bytes(fstype), ctypes.c_ulong(flags), _bytes(data)),
+           "mount")
+
+
+def _bytes(text: str | None) -> bytes | None:
+    return None if text is None else text.encode()
 
 
 # ------------------------------------------------------------ /proc helpers
@@ -202,9 +206,7 @@ def _become_bot(cfg: dict[str, Any], err_w: int) -> None:
     _set_limits(cfg.get("rlimits", {}))
     os.chdir(cfg["workdir"])
     if uid is not None:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
+        _become(uid)
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after setuid, which clears it
     if os.getppid() != cfg["shim_pid"]:
         os._exit(1)  # the supervisor is already gone
@@ -445,7 +447,7 @@ def _pidfd(pid: int) -> int | None:
 
 
 def _read_all(fd: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         try:
             chunk = os.read(fd, 4096)
@@ -474,10 +476,16 @@ def probe(cfg: dict[str, Any]) -> dict[str, Any]:
                                       else _unshare_as_user(CLONE_NEWNET | CLONE_NEWIPC))
     found["private_mounts"] = _try(lambda: _private_mounts(cfg["probe_dir"], 1024 * 1024, []))
     uid = cfg.get("uid")
-    found["switch_user"] = uid is not None and _try(lambda: (os.setgroups([]), os.setgid(uid), os.setuid(uid)))
+    found["switch_user"] = uid is not None and _try(lambda: _become(uid))
     found["subreaper"] = _try(lambda: prctl(PR_SET_CHILD_SUBREAPER, 1))
     found["pidfd"] = _pidfd(os.getpid()) is not None
     return found
+
+
+def _become(uid: int) -> None:
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
 
 
 def _try(action: Any) -> bool:

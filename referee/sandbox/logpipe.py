@@ -45,13 +45,14 @@ class CappedLog:
                     continue
                 if not chunk:
                     return
-                room = self.cap - self.written
-                if room > 0:
-                    self._out.write(chunk[:room])
-                    self.written += min(room, len(chunk))
-                self.discarded += max(0, len(chunk) - max(room, 0))
-                if self.discarded and room > 0:
-                    self._out.write(TRUNCATED.format(cap=self.cap).encode())
+                kept = chunk[: max(0, self.cap - self.written)]
+                if kept:
+                    self._out.write(kept)
+                    self.written += len(kept)
+                if len(kept) < len(chunk):
+                    if not self.discarded:
+                        self._out.write(TRUNCATED.format(cap=self.cap).encode())
+                    self.discarded += len(chunk) - len(kept)
         finally:
             os.close(self._fd)
             self._out.close()

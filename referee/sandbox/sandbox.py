@@ -26,12 +26,13 @@ import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.sandbox import _shim
 from referee.sandbox.capabilities import SHIM, capabilities, warn_missing
 from referee.sandbox.logpipe import CappedLog, read_tail
 from referee.sandbox.policy import SandboxPolicy
-from referee.sandbox.users import UidLease, lease_uid, resolve_user
+from referee.sandbox.users import UidLease, lease_uid, resolve_user, uid_leased
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +167,7 @@ class Sandbox:
         """[path, closed folder above it] for each path the bot could not reach."""
         if self.uid is None:
             return []  # the bot is the referee's user: it reaches what the referee does
-        wanted = [*extra, *self.policy.expose]
+        wanted: list[str | Path] = [*extra, *self.policy.expose]
         if self.policy.expose_interpreter:
             wanted += [sys.base_prefix, sys.prefix]
         pairs: list[list[str]] = []
@@ -255,7 +256,6 @@ class SandboxedProcess:
         self._log = log
         self._lock = threading.Lock()
         self._exited = threading.Event()
-        self._report: dict[str, object] | None = None
         self._status: ExitStatus | None = None
         self._killed = False
         self._reader = threading.Thread(target=self._read_status, args=(status_fd, pending),
@@ -455,9 +455,9 @@ class SandboxedProcess:
                 self._sweep()
                 self._exited.set()
 
-    def _interpret(self, event: Mapping[str, object]) -> ExitStatus:
-        code = int(event.get("returncode", 0))  # type: ignore[call-overload]
-        cpu = float(event.get("cpu_seconds", 0.0))  # type: ignore[arg-type]
+    def _interpret(self, event: Mapping[str, Any]) -> ExitStatus:
+        code = int(event.get("returncode", 0))
+        cpu = float(event.get("cpu_seconds", 0.0))
         reason = str(event.get("reason"))
         if reason == "exit" and code < 0:
             limit = self.sandbox.policy.limits.cpu_seconds
@@ -468,7 +468,7 @@ class SandboxedProcess:
             else:
                 reason = "signal"
         return ExitStatus(returncode=code, reason=reason, cpu_seconds=cpu,
-                          max_rss_bytes=int(event.get("max_rss_bytes", 0)),  # type: ignore[call-overload]
+                          max_rss_bytes=int(event.get("max_rss_bytes", 0)),
                           log_truncated=self._log.truncated)
 
     def _lost(self) -> ExitStatus:
@@ -550,16 +550,14 @@ def leftovers() -> Leftovers:
     for supervisor, uid, box_dir in history:
         if box_dir in open_boxes:
             continue
+        # a uid counts only while nobody holds it again (another sandbox,
+        # maybe of another referee, may have taken it since)
+        free_uid = uid if uid is not None and not uid_leased(uid) else None
         pids.update(pid for pid, (_ppid, sid, owner) in table.items()
-                    if sid == supervisor or (uid is not None and owner == uid and not _uid_reused(uid, open_boxes)))
+                    if sid == supervisor or owner == free_uid)
         if box_dir.exists():
             paths.append(box_dir)
     return Leftovers(tuple(sorted(pids)), tuple(paths))
-
-
-def _uid_reused(uid: int, open_boxes: set[Path]) -> bool:
-    with _REGISTRY_LOCK:
-        return any(p.uid == uid and p.sandbox.box_dir in open_boxes for p in _LIVE)
 
 
 def _config(sandbox: Sandbox, argv: list[str], env: Mapping[str, str], status_fd: int,
@@ -627,7 +625,7 @@ def _tasks_of(uid: int) -> int:
     return total
 
 
-def _read_line(fd: int, timeout: float) -> tuple[dict[str, object] | None, bytes]:
+def _read_line(fd: int, timeout: float) -> tuple[dict[str, Any] | None, bytes]:
     """The first JSON line from the supervisor (None if it died or hung) and
     whatever followed it."""
     deadline = time.monotonic() + timeout

@@ -63,6 +63,21 @@ def lease_uid(uid_range: tuple[int, int]) -> UidLease:
     raise NoFreeUid(f"no free uid in {start}..{stop - 1} (is another referee using them all?)")
 
 
+def uid_leased(uid: int) -> bool:
+    """True if some sandbox (of any referee on this machine) holds `uid`."""
+    try:
+        fd = os.open(os.path.join(LOCK_DIR, f"uid-{uid}.lock"), os.O_RDWR | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 def resolve_user(name_or_uid: str | int) -> int:
     """The uid of a named user or a numeric uid. Raises KeyError."""
     if isinstance(name_or_uid, int):
