@@ -105,7 +105,7 @@ def cold_legal_actions(states: Sequence[SaboteurState]) -> int:
     for state in states:
         fresh = state.clone()
         fresh._legal = None  # the caches a position fills on first use
-        fresh._slots = None
+        fresh._maze_changed()
         (seat,) = fresh.to_act()
         fresh.legal_actions(seat)
     return len(states)

@@ -643,3 +643,20 @@ def test_the_documented_example_scenario_plays_as_the_page_says() -> None:
     state.apply({0: PlacePath("nesw", 7, 0)})
     assert [state.observe(s).nuggets[s].known for s in range(4)] == [(3, 1), (), (2,), (2,)]
     assert "print([v.known for v in (state.observe(s).nuggets[s] for s in range(4))])" in page
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"hands": [["ew", "ew", "ew", "ew"], [], [], []]},  # only three ew cards exist
+        {"roles": ["saboteur", "saboteur", "gold_digger", "gold_digger"]},  # 4 players use one saboteur
+        {"roles": ["gold_digger"] * 3},  # one dwarf card per seat
+        {"maze": [{"x": 8, "y": 0, "card": "ew"}]},  # a goal's cell
+        {"maze": [{"x": 1, "y": 0, "card": "map"}]},  # not a path card
+        {"hands": [[["ew", [7]]], [], [], []]},  # known_by names a seat not at the table
+        {"nuggets": [[3, 3, 3, 3, 3], [], [], []]},  # four nugget cards of value 3
+    ],
+)
+def test_invalid_scenarios_are_refused_with_a_value_error(fields: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        scenario(**fields)

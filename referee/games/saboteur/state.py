@@ -119,6 +119,9 @@ class SaboteurState(State):
         """The nugget supply; its top is the last element."""
         self.results: list[dict[str, Any]] = []
         self._slots: tuple[maze.Slot, ...] | None = None
+        """Candidate cells for path cards, until the maze changes."""
+        self._rockfalls: tuple[Rockfall, ...] | None = None
+        """Rockfall actions (every path card on the table), until the maze changes."""
         self._legal: tuple[Any, ...] | None = None
         """The active seat's legal actions, until the next action (apply checks them)."""
         self._events: list[Event] | None = None
@@ -168,7 +171,7 @@ class SaboteurState(State):
             self.cells[cell] = (card, False)
             known[card] = 0
         self._log("goals_placed", 0, goals=[NAME[c] for c in goals])
-        self._slots = None
+        self._maze_changed()
         # S-2.3: one shuffled deck of path and action cards; hands, then the draw pile.
         deck = list(DECK)
         self.streams["deck"].shuffle(deck)
@@ -231,7 +234,11 @@ class SaboteurState(State):
                 for target in range(self.n):
                     actions.extend(Repair(name, target, tool) for tool in _REPAIR[k] if tool in self.broken[target])
             elif k == _ROCKFALL:
-                actions.extend(Rockfall(x, y) for (x, y), (card, _) in sorted(self.cells.items()) if FAMILY[card] == PATH)
+                if self._rockfalls is None:
+                    self._rockfalls = tuple(
+                        Rockfall(x, y) for (x, y), (card, _) in sorted(self.cells.items()) if FAMILY[card] == PATH
+                    )
+                actions.extend(self._rockfalls)
             elif k == _MAP:
                 actions.extend(Map(*cell) for cell, up in zip(self.cfg.goal_cells, self.goal_up) if not up)
         actions.extend(Discard(KINDS[k].name) for k in kinds)
@@ -306,6 +313,7 @@ class SaboteurState(State):
         new.supply = self.supply[:]
         new.results = self.results[:]
         new._slots = self._slots
+        new._rockfalls = self._rockfalls
         new._legal = self._legal
         new._events = None
         return new
@@ -354,6 +362,11 @@ class SaboteurState(State):
             return
         self.active = (seat + 1) % self.n
 
+    def _maze_changed(self) -> None:
+        """Drop what was derived from the maze (a card was placed, removed or turned up)."""
+        self._slots = None
+        self._rockfalls = None
+
     def _take(self, seat: Seat, name: str) -> int:
         """Remove one card of kind `name` from the seat's hand (the first such)."""
         hand = self.hands[seat]
@@ -373,7 +386,7 @@ class SaboteurState(State):
         if THROUGH[card]:
             self.conn.add(cell)
             maze.spread(self.cells, self.edges, self.conn, cell)
-        self._slots = None
+        self._maze_changed()
         self._log("path_placed", self._all, seat=seat, card=NAME[card], x=action.x, y=action.y, turned=action.turned)
         return self._reveal_reached_goals()
 
@@ -403,7 +416,7 @@ class SaboteurState(State):
                 self.known[card] = self._all
                 self.conn.add(cell)
                 maze.spread(self.cells, self.edges, self.conn, cell)
-                self._slots = None
+                self._maze_changed()
                 self._log("goal_revealed", self._all, x=cell[0], y=cell[1], card=NAME[card], turned=turn)
                 gold = gold or card == GOLD_CARD
                 changed = True
@@ -435,7 +448,7 @@ class SaboteurState(State):
         self.discard += (card, removed)
         self.known[card] = self._all
         self.conn = maze.connected(self.cells, self.edges, self.cfg.start_cell)
-        self._slots = None
+        self._maze_changed()
         self._log("rockfall", self._all, seat=seat, x=action.x, y=action.y, card=NAME[removed])
 
     def _map(self, seat: Seat, action: Map) -> None:
