@@ -658,17 +658,8 @@ class GnadenlosState(State):
         self.phase = None
         hand = self.iou_hands[seat]
         cards: list[int] = []
-        known = self.iou_known
         for colour, value in action.ious:
-            # G-6.4/G-10: of equal cards, bid the one known to the most seats (the
-            # first in hand order among those): bidding a privately known twin
-            # instead would show the others that a public twin is still held.
-            # Hand order, not instance ids, breaks ties, so a state restored
-            # from JSON plays on identically.
-            card = max(
-                (c for c in hand if IOU_COLOUR[c] == colour and IOU_VALUE[c] == value),
-                key=lambda c: known[c].bit_count(),
-            )
+            card = self._bid_instance(hand, colour, value)
             hand.remove(card)
             self.iou_known[card] = self._all
             cards.append(card)
@@ -676,6 +667,24 @@ class GnadenlosState(State):
         self._log("bid", self._all, seat=seat, ious=[list(x) for x in action.ious], total=action.total)
         self.bid_pos += 1
         self._then("bid")
+
+    def _bid_instance(self, hand: list[int], colour: int, value: int) -> int:
+        """G-6.4/G-10: of equal cards in hand, the one a bid uses: the one known
+        to the most seats, the first in hand order among those.
+
+        Bidding a privately known twin instead would show the others that the
+        public one is still held; hand order, not instance ids, breaks ties so
+        that a state restored from JSON plays on identically.
+        """
+        known, everyone = self.iou_known, self._all
+        best = -1
+        for card in hand:
+            if IOU_COLOUR[card] == colour and IOU_VALUE[card] == value:
+                if known[card] == everyone:
+                    return card
+                if best < 0 or known[card].bit_count() > known[best].bit_count():
+                    best = card
+        return best
 
     def _ranking(self) -> list[Seat]:
         """G-6.3: bids by total, highest first; passes last, earlier bidder first."""
