@@ -660,3 +660,21 @@ def test_the_documented_example_scenario_plays_as_the_page_says() -> None:
 def test_invalid_scenarios_are_refused_with_a_value_error(fields: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         scenario(**fields)
+
+
+def test_legal_actions_come_in_the_documented_order() -> None:
+    """docs/engine_saboteur.md: by card kind, then cell or target; discards last."""
+    state = scenario(
+        maze=[{"x": 1, "y": 0, "card": "ew"}],
+        hands=[["map", "rockfall", "repair_pick_cart", "break_pick", "nes"], [], [], []],
+        broken=[[], ["cart"], [], ["pick", "cart"]],
+    )
+    assert [str(a) for a in state.legal_actions(0)] == [
+        "place nes -1 0", "place nes 0 -1", "place nes 0 -1 turned", "place nes 0 1", "place nes 0 1 turned",
+        "place nes 2 0 turned",
+        "break pick 0", "break pick 1", "break pick 2",
+        "repair repair_pick_cart 1 cart", "repair repair_pick_cart 3 pick", "repair repair_pick_cart 3 cart",
+        "rockfall 1 0",
+        "map 8 2", "map 8 0", "map 8 -2",
+        "discard nes", "discard break_pick", "discard repair_pick_cart", "discard rockfall", "discard map",
+    ]
