@@ -26,6 +26,8 @@ DEFAULT_MATCHES = 48
 DEFAULT_STABLE_BUDGET = 400
 DEFAULT_MOVE_TIME = 1.0
 PIPE_WIDTH = 150
+EXIT_INTERRUPTED = 130
+"""The shell's code for a run stopped by SIGINT."""
 
 db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -179,11 +181,12 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
                       f"records in {store.records_dir}")
+        if until_stable:
+            console.print(f"stable at {confidence:.0%}: {'yes' if status.stable else 'no (budget spent)'}")
         if status.interrupted:
             console.print(f"stopped by Ctrl-C: finished matches are kept; {status.discarded} running ones were "
                           "discarded and will be played on the next run")
-        if until_stable:
-            console.print(f"stable at {confidence:.0%}: {'yes' if status.stable else 'no (budget spent)'}")
+            raise SystemExit(EXIT_INTERRUPTED)
 
 
 @click.command()

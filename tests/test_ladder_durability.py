@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ladder.scheduler import recompute
 from ladder.store import Store
-from ladder_support import random_bot_folder
+from ladder_support import random_bot_folder, scratch  # noqa: F401  (a fixture)
 from referee.cli.main import cli
 
 
@@ -34,10 +34,10 @@ def stored_matches(db: Path) -> int:
         return 0
 
 
-def test_a_ladder_killed_mid_run_resumes_exactly_once(tmp_path: Path) -> None:
-    db = tmp_path / "data" / "ladder.sqlite"
+def test_a_ladder_killed_mid_run_resumes_exactly_once(scratch: Path) -> None:
+    db = scratch / "data" / "ladder.sqlite"
     for name in ("a", "b", "c", "d"):
-        referee("submit", str(random_bot_folder(tmp_path / name)), "--name", name, "--db", str(db))
+        referee("submit", str(random_bot_folder(scratch / name)), "--name", name, "--db", str(db))
     ladder = subprocess.Popen(
         [sys.executable, "-m", "referee.cli.main", "ladder", "--no-builtins", "--matches", "500",
          "--workers", "2", "--move-time", "0.5", "--db", str(db)],
@@ -68,3 +68,29 @@ def test_a_ladder_killed_mid_run_resumes_exactly_once(tmp_path: Path) -> None:
         assert len(history) == len(store.seat_rows("gnadenlos"))  # one rating update per seat, none twice
         equal, _ = recompute(store, "gnadenlos")
         assert equal
+
+
+def test_ctrl_c_stops_cleanly_keeping_finished_matches(scratch: Path) -> None:
+    db = scratch / "data" / "ladder.sqlite"
+    for name in ("a", "b", "c"):
+        referee("submit", str(random_bot_folder(scratch / name)), "--name", name, "--db", str(db))
+    ladder = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli.main", "ladder", "--no-builtins", "--matches", "500",
+         "--workers", "2", "--move-time", "0.5", "--players", "3", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while stored_matches(db) < 3:
+        assert ladder.poll() is None and time.monotonic() < deadline, "the ladder stopped before 3 matches"
+        time.sleep(0.05)
+    family = psutil.Process(ladder.pid).children(recursive=True)
+    os.killpg(ladder.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+    output, _ = ladder.communicate(timeout=60)
+    assert ladder.returncode == 130, output
+    assert "stopped by Ctrl-C" in output
+    _, alive = psutil.wait_procs(family, timeout=20)
+    assert not alive, f"left running: {[p.cmdline() for p in alive]}"
+    with Store(db) as store:
+        assert store.match_count() >= 3
+        assert recompute(store, "gnadenlos")[0]
+        assert not store.failures()  # discarded matches are not failures: they are simply played later

@@ -9,7 +9,7 @@ from pathlib import Path
 import psutil
 from click.testing import CliRunner
 
-from ladder_support import random_bot_folder
+from ladder_support import random_bot_folder, scratch  # noqa: F401  (a fixture)
 from referee.cli.main import cli
 
 
@@ -25,10 +25,10 @@ def leftover_processes() -> list[str]:
     return [c for c in children if "resource_tracker" not in c]
 
 
-def test_submit_ladder_table_with_real_bots(tmp_path: Path) -> None:
-    db = str(tmp_path / "data" / "ladder.sqlite")
+def test_submit_ladder_table_with_real_bots(scratch: Path) -> None:
+    db = str(scratch / "data" / "ladder.sqlite")
     for name in ("alpha", "beta", "gamma", "delta"):
-        assert "registered" in referee("submit", str(random_bot_folder(tmp_path / name)), "--name", name, "--db", db)
+        assert "registered" in referee("submit", str(random_bot_folder(scratch / name)), "--name", name, "--db", db)
     output = referee("ladder", "--no-builtins", "--matches", "8", "--workers", "2", "--move-time", "0.5",
                      "--seed", "3", "--db", db)
     assert "played 8 matches" in output
@@ -44,7 +44,7 @@ def test_submit_ladder_table_with_real_bots(tmp_path: Path) -> None:
     assert all(0 <= r["p_above_next"] <= 1 for r in rows[:-1]) and rows[-1]["p_above_next"] is None
     assert {"3", "4"} >= set(table["seats"]) and table["head_to_head"]
 
-    records = sorted((tmp_path / "data" / "records").glob("*.jsonl"))
+    records = sorted((scratch / "data" / "records").glob("*.jsonl"))
     assert len(records) == 8
     assert "verified" in referee("replay", str(records[0]), "--verify")
     assert "identical to the stored ones" in referee("ladder", "--recompute", "--db", db)
