@@ -295,3 +295,30 @@ def _alive(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+def test_exposed_bot_folder_is_readable_but_not_writable(tmp_path: Path) -> None:
+    """A bot kept in a closed folder (like the ladder's store, here under
+    pytest's 0700 temporary folder and the bot's private /tmp) runs from it
+    when the folder is exposed, and cannot change it."""
+    folder = tmp_path / "store" / "bot-1"
+    folder.mkdir(parents=True)
+    (folder / "helper.py").write_text("WORD = 'imported'\n")
+    (folder / "bot.py").write_text(textwrap.dedent("""
+        import sys
+        sys.path.insert(0, sys.argv[1])
+        import helper
+        try:
+            open(sys.argv[1] + "/mine.txt", "w")
+            print(helper.WORD, "wrote")
+        except OSError as exc:
+            print(helper.WORD, "read-only", exc.strerror)
+    """))
+    proc = spawn([PY, str(folder / "bot.py"), str(folder)], log_path=tmp_path / "a.log", expose=[folder])
+    assert proc.wait(30) == 0 and proc.read_log().startswith("imported read-only")
+    proc.kill_tree()
+    assert not (folder / "mine.txt").exists()
+    if CAPS.private_mounts:  # without exposure the bot cannot even find its code
+        proc = spawn([PY, str(folder / "bot.py"), str(folder)], log_path=tmp_path / "b.log")
+        assert proc.wait(30) == 2 and "No such file" in proc.read_log()
+        proc.kill_tree()

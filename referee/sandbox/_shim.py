@@ -238,11 +238,11 @@ def _private_mounts(box_dir: str, tmpfs_bytes: int, exposed: list[list[str]]) ->
     for folder in fresh:
         mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmpfs_bytes},mode=1777")
     for cover in sorted({cover for _path, cover in exposed}):
-        if not any(_inside(cover, folder) for folder in fresh):
+        if not any(inside(cover, folder) for folder in fresh):
             mount("tmpfs", cover, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
             fresh.append(cover)
     for handle, path, read_only in handles:
-        if any(_inside(path, folder) for folder in fresh):
+        if any(inside(path, folder) for folder in fresh):
             if os.path.isdir(f"/proc/self/fd/{handle}"):
                 os.makedirs(path, mode=0o755, exist_ok=True)
             else:
@@ -255,7 +255,8 @@ def _private_mounts(box_dir: str, tmpfs_bytes: int, exposed: list[list[str]]) ->
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
+    """True if `path` is `folder` or lies below it."""
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 

@@ -164,15 +164,17 @@ class Sandbox:
         return self.process
 
     def _exposures(self, extra: Sequence[Path]) -> list[list[str]]:
-        """[path, closed folder above it] for each path the bot could not reach."""
-        if self.uid is None:
-            return []  # the bot is the referee's user: it reaches what the referee does
+        """[path, what hides it] for each wanted path the bot could not reach:
+        a closed folder above it (when the bot has its own uid), or a
+        private tmpfs laid over it (/tmp and the like)."""
         wanted: list[str | Path] = [*extra, *self.policy.expose]
         if self.policy.expose_interpreter:
             wanted += [sys.base_prefix, sys.prefix]
         pairs: list[list[str]] = []
         for path in dict.fromkeys(os.path.realpath(p) for p in wanted):
-            cover = _closed_ancestor(path)
+            cover = _closed_ancestor(path) if self.uid is not None else None
+            if cover is None and self.private_mounts:
+                cover = next((f for f in _shim.PRIVATE_TMPFS if _shim.inside(path, f)), None)
             if cover is None:
                 continue
             if not self.private_mounts:
@@ -188,10 +190,8 @@ class Sandbox:
         self._closed = True
         if self.process is not None:
             self.process.kill_tree()
-        _shim.remove_tree(str(self.box_dir))
+        _shim.remove_tree(str(self.box_dir))  # normally the supervisor did it already
         if self._lease is not None:
-            if self.uid is not None:
-                _shim.purge_uid_files(self.uid)
             self._lease.release()
 
     def __enter__(self) -> Sandbox:
@@ -488,6 +488,8 @@ class SandboxedProcess:
             time.sleep(0.01)
         if left:
             log.error("sandbox %s: processes %s survived SIGKILL", self.name, left)
+        if self._status is not None and self._status.reason == "lost" and self.uid is not None:
+            _shim.purge_uid_files(self.uid)  # the supervisor could not clean up after it
 
 
 def spawn(argv: Sequence[str], *, log_path: Path, policy: SandboxPolicy | None = None,
