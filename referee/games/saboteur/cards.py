@@ -126,26 +126,6 @@ EDGES: tuple[tuple[int, int], ...] = tuple((KINDS[k].edges, turned(KINDS[k].edge
 """Instance id -> (edges upright, edges turned)."""
 
 
-def kind(name: str) -> Kind:
-    """The kind called `name`. Raises ValueError for an unknown name."""
-    try:
-        return KINDS[KIND_INDEX[name]]
-    except KeyError:
-        raise ValueError(f"no Saboteur card kind {name!r}") from None
-
-
-def instances(name: str) -> tuple[int, ...]:
-    """The instance ids of a kind, in id order."""
-    index = KIND_INDEX[name]
-    return tuple(c for c, k in enumerate(CARD_KIND) if k == index)
-
-
-def orientations(name: str) -> tuple[bool, ...]:
-    """The distinct orientations of a path kind: (False,) when turning changes nothing."""
-    edges = kind(name).edges
-    return (False,) if turned(edges) == edges else (False, True)
-
-
 NUGGET_KIND = {1: "nugget_1", 2: "nugget_2", 3: "nugget_3"}
 
 

@@ -28,11 +28,6 @@ the new card needs one open edge there).
 """
 
 
-def fits(edges: int, slot: Slot) -> bool:
-    """S-4.2 and S-4.3 for a card with these open edges in this slot."""
-    return (edges & slot[2]) == slot[3] and bool(edges & slot[4])
-
-
 def spread(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: set[Cell], origin: Cell) -> None:
     """Add to `conn` every through card reachable from `origin` (already in it)."""
     stack = [origin]

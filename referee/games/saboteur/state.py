@@ -245,7 +245,11 @@ class SaboteurState(State):
         return tuple(actions)
 
     def _path_actions(self, k: int, out: list[Any]) -> None:
-        """S-4.1 to S-4.3: every fitting, connected cell and orientation."""
+        """S-4.1 to S-4.3: every fitting, connected cell and orientation.
+
+        A card with open edges `e` fits a slot when `e & fixed == required`
+        (S-4.2) and `e & need` is not empty (S-4.3); see maze.Slot.
+        """
         if self._slots is None:
             self._slots = maze.frontier(self.cells, self.edges, self.conn)
         kind = KINDS[k]
