@@ -58,7 +58,6 @@ from referee.records import (
     SETUP,
     Entry,
     RecordWriter,
-    events_json,
 )
 
 log = logging.getLogger(__name__)
@@ -283,7 +282,7 @@ class _Match:
         started = time.monotonic()
         state, setup_events = self._new_state()
         writer.write(self._header())
-        writer.write({"type": SETUP, "events": events_json(setup_events)})
+        writer.write({"type": SETUP, "events": [event.to_json() for event in setup_events]})
         self._start_seats(state, setup_events)
         while not state.is_terminal():
             self._decide(state)
@@ -380,7 +379,7 @@ class _Match:
         events = state.apply(actions)
         assert self._writer is not None
         self._writer.write({"type": DECISION, "n": self.decisions, "seats": lines,
-                            "events": events_json(events)})
+                            "events": [event.to_json() for event in events]})
         self._write_pending_forfeits()
         self._notify(events)
 
