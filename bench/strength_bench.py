@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import math
 import multiprocessing
 import pstats
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -48,6 +51,7 @@ ARENA_MOVE_TIME = 30.0
 CPU_CLOCK = True
 """Count the MCTS move time in CPU seconds of the worker: the machine may be
 shared, and a decision should get the same work whatever else runs."""
+PROGRESS_EVERY = 10
 TARGETS = {"heuristic": 0.60, "mcts-0.2": 0.40, "mcts-0.05": None}
 OPPONENTS = {"heuristic": "random", "mcts-0.2": "heuristic", "mcts-0.05": "heuristic"}
 
@@ -60,7 +64,7 @@ class MatchFigures:
     decisions: int
     think_seconds: float
     iterations: int
-    search_seconds: float
+    search_cpu: float
 
 
 def subject(setting: str, match: int) -> Bot:
@@ -95,7 +99,7 @@ def play_one(job: tuple[str, int]) -> MatchFigures:
     stats = getattr(bots[seat], "stats", None)
     return MatchFigures(
         setting, win, result.outcome.reason, result.decisions[seat], result.seconds[seat],
-        stats.total_iterations if stats else 0, stats.total_seconds if stats else 0.0,
+        stats.total_iterations if stats else 0, stats.total_cpu_seconds if stats else 0.0,
     )
 
 
@@ -109,11 +113,19 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run_setting(setting: str, matches: int, workers: int) -> tuple[list[MatchFigures], float]:
+def run_setting(
+    setting: str, matches: int, workers: int, progress: Callable[[list[MatchFigures], float], None]
+) -> tuple[list[MatchFigures], float]:
+    """Play the matches of `setting`; `progress` gets the figures so far every
+    PROGRESS_EVERY matches, so a run stopped early still leaves its results."""
     started = time.monotonic()
     jobs = [(setting, m) for m in range(matches)]
+    figures: list[MatchFigures] = []
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        figures = list(pool.imap_unordered(play_one, jobs, chunksize=1))
+        for figure in pool.imap_unordered(play_one, jobs, chunksize=1):
+            figures.append(figure)
+            if len(figures) % PROGRESS_EVERY == 0:
+                progress(figures, time.monotonic() - started)
     return figures, time.monotonic() - started
 
 
@@ -158,11 +170,10 @@ def profile_search(decisions: int, iterations: int) -> tuple[list[tuple[str, flo
     """Shares of search time per part, and iterations per second with and without the profiler."""
     bot = MctsBot(iterations=iterations, seed=1)
     work = [(s, seat) for s, seat in positions(decisions)]
-    started = time.perf_counter()
     for state, seat in work:
         bot.decide(state.observe(seat), state.legal_actions(seat), _context(seat))  # type: ignore[attr-defined]
-    plain_rate = bot.stats.total_iterations / (time.perf_counter() - started)
-    profiler = cProfile.Profile()
+    plain_rate = bot.stats.total_iterations / bot.stats.total_cpu_seconds
+    profiler = cProfile.Profile(time.process_time)
     profiler.enable()
     for state, seat in work:
         bot.decide(state.observe(seat), state.legal_actions(seat), _context(seat))  # type: ignore[attr-defined]
@@ -187,7 +198,7 @@ def summarise(setting: str, figures: Sequence[MatchFigures], seconds: float) -> 
     low, high = wilson(wins, n)
     decisions = sum(f.decisions for f in figures)
     iterations = sum(f.iterations for f in figures)
-    search = sum(f.search_seconds for f in figures)
+    search = sum(f.search_cpu for f in figures)
     return {
         "setting": setting,
         "matches": n,
@@ -216,14 +227,16 @@ def render(rows: list[dict[str, object]], profile: tuple[list[tuple[str, float]]
         f"Measured by `python -m bench strength` (bench/strength_bench.py) on {machine_summary()}.",
         f"4 seats, the bot under test rotated over the seats, {workers} worker processes, in-process arena "
         "(bots/arena.py: observations and legal actions only). A shared first place counts as a fraction. "
-        "95 % Wilson intervals. MCTS: heuristic rollouts cut off after 40 decisions, then a static evaluation; "
-        "the time per decision is the bot's own move time, measured while the other worker played too.",
+        "95 % Wilson intervals. MCTS: default settings (heuristic rollouts cut off after 24 decisions, then a "
+        "static evaluation; heuristic-guided progressive widening); its move time counted in CPU seconds of its "
+        "worker process (the machine was shared with other jobs, so wall-clock time would give a decision less "
+        "work the busier the machine); iterations/s are per CPU second of search.",
         "",
-        "| setting | matches | win share | 95 % interval | target | decisions/match (bot) | ms/decision | MCTS iterations/s | iterations/decision | end reasons | wall time |",
+        "| setting | matches | win share | 95 % interval | target | decisions/match (bot) | ms/decision (wall) | MCTS iterations/s | iterations/decision | end reasons | wall time |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
-        target = TARGETS[str(row["setting"])]
+        target = TARGETS.get(str(row["setting"]))
         ips = row["iterations_per_second"]
         ipd = row["iterations_per_decision"]
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(row["reasons"].items()))  # type: ignore[attr-defined]
@@ -239,7 +252,7 @@ def render(rows: list[dict[str, object]], profile: tuple[list[tuple[str, float]]
         lines += [
             "",
             f"Where the MCTS bot's time goes (cProfile over fixed-iteration searches from positions of heuristic "
-            f"matches; one process): {plain:,.0f} iterations/s without the profiler, {profiled:,.0f} with it. "
+            f"matches; one process; CPU time): {plain:,.0f} iterations/s without the profiler, {profiled:,.0f} with it. "
             "Shares of search time, each including what it calls (a heuristic rollout step includes building its view):",
             "",
             "| part | share |",
@@ -249,24 +262,50 @@ def render(rows: list[dict[str, object]], profile: tuple[list[tuple[str, float]]
     return "\n".join(lines)
 
 
+def _load_rows(path: Path | None) -> list[dict[str, Any]]:
+    if path is None or not path.exists():
+        return []
+    rows = json.loads(path.read_text())
+    for row in rows:
+        row["reasons"] = Counter(row["reasons"])
+    return rows  # type: ignore[no-any-return]
+
+
+def _save_rows(path: Path | None, rows: list[dict[str, Any]]) -> None:
+    if path is not None:
+        path.write_text(json.dumps(rows, indent=1))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench strength", description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200, help="matches per setting (default 200)")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker processes (default 2; more than the cores only shares a busy machine's CPU "
+                             "in our favour, which the CPU-time budget allows)")
     parser.add_argument("--settings", default="heuristic,mcts-0.05,mcts-0.2",
                         help="comma-separated: heuristic, mcts-<seconds> (default: heuristic,mcts-0.05,mcts-0.2)")
-    parser.add_argument("--profile-decisions", type=int, default=30, help="0 skips the profile")
-    parser.add_argument("--profile-iterations", type=int, default=200)
+    parser.add_argument("--profile-decisions", type=int, default=20, help="0 skips the profile")
+    parser.add_argument("--profile-iterations", type=int, default=100)
     parser.add_argument("--no-record", action="store_true", help="do not rewrite docs/benchmarks.md")
+    parser.add_argument("--rows", type=Path, default=None,
+                        help="a JSON file of setting results: earlier runs' rows are read from it and "
+                             "reported with this run's, and it is rewritten (to split a long run in parts)")
     args = parser.parse_args(argv)
     console = Console()
-    rows = []
-    for setting in args.settings.split(","):
+    rows = _load_rows(args.rows)
+    for setting in filter(None, args.settings.split(",")):
         OPPONENTS.setdefault(setting, "heuristic")
         TARGETS.setdefault(setting, None)
-        figures, seconds = run_setting(setting, args.matches, args.workers)
+        def progress(so_far: list[MatchFigures], seconds: float, setting: str = setting) -> None:
+            partial = summarise(setting, so_far, seconds)
+            _save_rows(args.rows, [r for r in rows if r["setting"] != setting] + [partial])
+            console.print(f"  {setting}: {len(so_far)} matches, {100 * partial['share']:.1f} % "  # type: ignore[operator]
+                          f"in {seconds:.0f} s")
+
+        figures, seconds = run_setting(setting, args.matches, args.workers, progress)
         row = summarise(setting, figures, seconds)
-        rows.append(row)
+        rows = [r for r in rows if r["setting"] != setting] + [row]
+        _save_rows(args.rows, rows)
         console.print(f"{describe(setting)}: {100 * row['share']:.1f} % "  # type: ignore[operator]
                       f"[{100 * row['low']:.1f}, {100 * row['high']:.1f}] over {row['matches']} matches "  # type: ignore[operator]
                       f"in {seconds:.0f} s; iterations/s {row['iterations_per_second']}")

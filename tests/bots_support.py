@@ -17,11 +17,16 @@ SCENARIOS = Path(__file__).parent / "scenarios" / "bots"
 GAME = load_game("gnadenlos")
 
 
+def scenario_json(name: str) -> dict[str, Any]:
+    """The JSON of tests/scenarios/bots/<name>.json, without its comment."""
+    obj: dict[str, Any] = json.loads((SCENARIOS / f"{name}.json").read_text())
+    obj.pop("comment", None)
+    return obj
+
+
 def scenario(name: str) -> GnadenlosState:
     """A hand-built state from tests/scenarios/bots/<name>.json."""
-    obj = json.loads((SCENARIOS / f"{name}.json").read_text())
-    obj.pop("comment", None)
-    state = GAME.state_from_json(obj)
+    state = GAME.state_from_json(scenario_json(name))
     assert isinstance(state, GnadenlosState)
     return state
 

@@ -44,7 +44,7 @@ class MctsBot(Bot):
         iterations: int | None = None,
         seed: int | None = None,
         rollout: str = "heuristic",
-        rollout_depth: int | None = 40,
+        rollout_depth: int | None = 24,
         exploration: float = 0.7,
         hint_weight: float = 0.5,
         cpu_clock: bool = False,

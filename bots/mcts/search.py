@@ -94,6 +94,7 @@ class SearchStats:
     tree_nodes: int = 0
     total_iterations: int = 0
     total_seconds: float = 0.0
+    total_cpu_seconds: float = 0.0
     searches: int = 0
 
     @property
@@ -155,7 +156,8 @@ class ISMCTS:
         seat = observation.seat
         root = _Node()
         started = time.monotonic()
-        cpu_until = time.process_time() + cpu_seconds if cpu_seconds is not None else None
+        cpu_started = time.process_time()
+        cpu_until = cpu_started + cpu_seconds if cpu_seconds is not None else None
         done = 0
         while True:
             self._iterate(root, observation, seat)
@@ -167,6 +169,7 @@ class ISMCTS:
             if cpu_until is not None and time.process_time() >= cpu_until:
                 break
         elapsed = time.monotonic() - started
+        self.stats.total_cpu_seconds += time.process_time() - cpu_started
         self._record(done, elapsed, root)
         table = root.stats.get(seat, {})
         tried = [a for a in table if a in legal_actions]
