@@ -24,7 +24,7 @@ from ladder.store import Store, StoreError, default_db_path
 DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
 DEFAULT_STABLE_BUDGET = 400
-DEFAULT_MOVE_TIME = 1.0
+DEFAULT_MOVE_TIME = 2.0
 PIPE_WIDTH = 150
 EXIT_INTERRUPTED = 130
 """The shell's code for a run stopped by SIGINT."""

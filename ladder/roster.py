@@ -56,6 +56,8 @@ def register_builtins(store: Store, game: str, roster: Sequence[tuple[str, str]]
             if found:
                 bot_id = found[-1].bot_id
                 conn.execute("UPDATE bots SET active = (id = ?) WHERE name = ?", (bot_id, name))
+                if game not in found[-1].games:  # the same built-in, now also on this game's ladder
+                    store.set_games(conn, bot_id, [*found[-1].games, game])
             else:
                 bot_id = store.add_bot(
                     conn, name=name, version=content_hash[:8], content_hash=content_hash, kind="builtin",

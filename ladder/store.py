@@ -190,6 +190,9 @@ class Store:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
+    def set_games(self, conn: sqlite3.Connection, bot_id: int, games: Sequence[str]) -> None:
+        conn.execute("UPDATE bots SET games = ? WHERE id = ?", (json.dumps(list(games)), bot_id))
+
     def bots(self, *, active_only: bool = False) -> list[BotRow]:
         sql = "SELECT * FROM bots" + (" WHERE active = 1" if active_only else "") + " ORDER BY name, id"
         return [self._bot_row(r) for r in self._rows(sql)]

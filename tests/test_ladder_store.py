@@ -80,3 +80,15 @@ def test_a_failing_match_transaction_leaves_nothing_behind(tmp_path: Path) -> No
         assert store.match_count() == 0
         assert store.ratings("gnadenlos") == {}
         assert store.rating_history("gnadenlos") == []
+
+
+def test_built_ins_are_registered_once_per_code_version_and_per_game(tmp_path: Path) -> None:
+    from ladder.roster import DEFAULT_ROSTER, register_builtins
+
+    with open_store(tmp_path) as store:
+        first = register_builtins(store, "gnadenlos")
+        assert register_builtins(store, "gnadenlos") == first
+        assert register_builtins(store, "saboteur") == first  # same code: same bots, now on both ladders
+        rows = store.bots(active_only=True)
+        assert sorted(b.name for b in rows) == sorted(name for name, _ in DEFAULT_ROSTER)
+        assert all(set(b.games) == {"gnadenlos", "saboteur"} and b.kind == "builtin" for b in rows)
