@@ -534,6 +534,19 @@ def test_s6_6_variant_sabotaged_diggers_lose_their_share() -> None:
     assert nugget_values(variant) == [[3, 2], [], [2, 1], []]
 
 
+def test_s6_6_variant_with_every_gold_digger_sabotaged_returns_the_cards_to_the_supply() -> None:
+    """S-6.6 [chosen]: a saboteur reached the gold and no gold-digger may take a card."""
+    state = scenario(
+        3, roles=roles_for(3, (0,)), maze=ROW_TO_6, hands=[["nesw"], [], []], supply=[3, 2, 1, 1],
+        broken=[[], ["pick"], ["cart"]], variant={"sabotaged_diggers_lose_share": "on"},
+    )
+    events = play(state, PlacePath("nesw", 7, 0))
+    assert event(events, "round_ended").data["winners"] == "gold_diggers"
+    assert nugget_values(state) == [[], [], []]
+    assert state.observe(0).supply == 4
+    assert state.to_json()["supply"] == [[3, []], [2, []], [1, []], [1, []]]
+
+
 def test_s6_6_variant_is_declared() -> None:
     assert GAME.variant_options == {"sabotaged_diggers_lose_share": ("off", "on")}
     with pytest.raises(ValueError):
