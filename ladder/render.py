@@ -6,6 +6,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -19,21 +20,25 @@ LIVE_REFRESH = 0.5
 """Seconds between live standings rebuilds (each reads the store)."""
 
 
+def _when(iso: str | None) -> str:
+    """"MM-DD HH:MM" (UTC) of a stored timestamp: short enough for 80 columns."""
+    return iso[5:16].replace("T", " ") if iso else "-"
+
+
 def standings_table(rows: Sequence[Standing], title: str) -> Table:
-    table = Table(title=title, title_justify="left")
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     for name, justify in [
-        ("#", "right"), ("bot", "left"), ("version", "left"), ("mu", "right"), ("sigma", "right"),
-        ("mu-3σ", "right"), ("matches", "right"), ("wins", "right"), ("avg place", "right"),
-        ("forfeits", "right"), ("last played", "left"), ("P(> next)", "right"),
+        ("#", "right"), ("bot", "left"), ("version", "left"), ("μ", "right"), ("σ", "right"),
+        ("μ−3σ", "right"), ("played", "right"), ("wins", "right"), ("avg pl", "right"),
+        ("forf", "right"), ("last (UTC)", "left"), ("P(>next)", "right"),
     ]:
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for r in rows:
         table.add_row(
             str(r.rank), r.bot if r.active else f"[dim]{r.bot}[/dim]", r.version, f"{r.mu:.2f}",
             f"{r.sigma:.2f}", f"[bold]{r.conservative:.2f}[/bold]", str(r.matches), str(r.wins),
             f"{r.average_place:.2f}" if r.average_place is not None else "-", str(r.forfeits),
-            (r.last_played or "-").replace("T", " ").replace("+00:00", ""),
-            f"{r.p_above_next:.0%}" if r.p_above_next is not None else "",
+            _when(r.last_played), f"{r.p_above_next:.0%}" if r.p_above_next is not None else "",
         )
     return table
 
