@@ -2,7 +2,9 @@
 
 One explicit `trueskill.TrueSkill` environment (never the package's global
 `setup()`), one-player teams, `env.rate(groups, ranks)` with equal ranks for
-ties. A bot that forfeited is placed last (below every bot that did not),
+ties. The places rated are the engine's ranking (for Gnadenlos! G-9.4:
+three vultures last, then field, then nuggets; equal players share a rank)
+after the referee's failure policy. A bot that forfeited is placed last (below every bot that did not),
 whatever place the referee's fallback policy reached with its seat: a
 forfeit is the bot's own failure and must never pay.
 
@@ -17,7 +19,7 @@ so a stopping rule built on it would never stop.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import trueskill
@@ -27,7 +29,7 @@ SIGMA = MU / 3
 BETA = SIGMA / 2
 TAU = SIGMA / 100
 DRAW_PROBABILITY = 0.02
-"""Gnadenlos! breaks ties by nuggets, so shared places are rare; the package
+"""Gnadenlos! breaks ties by nuggets (G-9.4), so shared places are rare; the package
 default (10%) would model draws that almost never happen."""
 
 
@@ -111,9 +113,3 @@ def is_stable(ordered: Sequence[Skill], confidence: float) -> bool:
 
 def initial_skill(env: trueskill.TrueSkill) -> Skill:
     return Skill(env.mu, env.sigma)
-
-
-def skills_equal(a: Mapping[int, Skill], b: Mapping[int, Skill]) -> bool:
-    """Exact equality: recompute repeats the same float operations in the
-    same order, so anything but bit-equality is a bug."""
-    return dict(a) == dict(b)

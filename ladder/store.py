@@ -29,7 +29,7 @@ from typing import Any
 
 from ladder.ratings import Skill
 from ladder.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
-from ladder.tasks import MatchTask, PlayedMatch
+from ladder.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
 
 DATA_ENV = "REFEREE_DATA"
 DB_NAME = "ladder.sqlite"
@@ -256,7 +256,10 @@ class Store:
 
     def record_failure(self, match_id: str, attempt: int, kind: str, detail: str, *, abandon: bool) -> None:
         """Note a match that failed for a reason that is not a bot's; it stays
-        planned (to be retried) unless `abandon`."""
+        planned (to be retried) unless `abandon`. Raises ValueError for a
+        kind that is not one of FAILURE_KINDS."""
+        if kind not in FAILURE_KINDS:
+            raise ValueError(f"unknown failure kind {kind!r}; one of {FAILURE_KINDS}")
         with self.transaction() as conn:
             conn.execute(
                 "INSERT INTO failures (match_id, attempt, kind, detail, at) VALUES (?, ?, ?, ?, ?)",
