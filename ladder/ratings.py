@@ -4,9 +4,10 @@ One explicit `trueskill.TrueSkill` environment (never the package's global
 `setup()`), one-player teams, `env.rate(groups, ranks)` with equal ranks for
 ties. The places rated are the engine's ranking (for Gnadenlos! G-9.4:
 three vultures last, then field, then nuggets; equal players share a rank)
-after the referee's failure policy. A bot that forfeited is placed last (below every bot that did not),
-whatever place the referee's fallback policy reached with its seat: a
-forfeit is the bot's own failure and must never pay.
+after the referee's failure policy. A bot that forfeited is placed last
+(below every bot that did not), whatever place the referee's fallback
+policy reached with its seat: a forfeit is the bot's own failure and must
+never pay.
 
 The confidence that one bot is truly stronger than another compares their
 *skills*, not one match's performances: P = Phi((mu1 - mu2) / sqrt(s1^2 + s2^2)).
