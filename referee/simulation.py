@@ -8,21 +8,22 @@ registered game with uniformly random legal decisions, entirely in-process
 The loop is game-neutral: it only uses the `referee.games` interface
 (`new_state`, `to_act`, `legal_actions`, `apply_unchecked`, `outcome`). What a
 game's matches are worth reporting beyond that (Gnadenlos!'s winner field and
-nuggets, Saboteur's win share per role) comes from a small per-game
-`Summariser` registered in `SUMMARISERS`; a game without one still gets turns
-(counted as decisions), end reasons and seat win shares.
+nuggets and win share by turn order, Saboteur's win share per role) comes
+from a small per-game `Summariser` in `referee/summaries/`, found through
+`SUMMARISERS`; a game without one still gets turns (counted as decisions),
+end reasons and seat win shares.
 
 Reproducibility: match i is dealt from seed `seed + i` and its decisions are
 drawn from a `random.Random` seeded from that same match seed (through
 `derive_seed`, so the decision stream is independent of the game's own chance
 streams). Same arguments, same report, apart from the timing.
 
-Rules cited: G-9.1 (end reasons A/B/C), G-9.4 (ranking, shared places),
-G-9.5 (the safety valve, counted as `safety_valve`).
+Rules cited: G-9.4 (ranking, shared places: a shared win is split).
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import statistics
@@ -61,58 +62,14 @@ class Summariser:
     percent_facts: frozenset[str] = frozenset()
 
 
-def _gnadenlos_turns(state: State) -> int:
-    """Turns begun, the last one counted even when the match ended in it.
+SUMMARISERS: dict[str, str] = {
+    "gnadenlos": "referee.summaries.gnadenlos:SUMMARISER",
+}
+"""Game name -> "module:attribute" of its `Summariser`, imported on first use.
 
-    The state counts completed turns; ends A, B and C (G-9.1) stop a turn
-    midway, while the safety valve (G-9.5) ends the match after a turn completed.
-    """
-    view: Any = state.observe(0)
-    return int(view.turn) + (0 if view.end_reason == "safety_valve" else 1)
-
-
-def _gnadenlos_facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:
-    """G-9.4: the winners' final field and nuggets (averaged over a shared win),
-    and the win share by turn order from the start player.
-
-    The start player is drawn at random (G-2.5), so seat numbers alone hide any
-    advantage of playing first; turn order shows it. At a decision within turn
-    t the active seat is the start player's t-th successor.
-    """
-    start: Any = first.observe(0)  # turn, active, fields and nuggets are public (G-10)
-    end: Any = last.observe(0)
-    winners = sorted(outcome.winners())
-    start_player = (start.active - start.turn) % start.num_seats
-    shares = win_shares(outcome.ranks)
-    return {
-        "winner_field": statistics.fmean(end.fields[s] for s in winners),
-        "winner_nuggets": statistics.fmean(end.nuggets[s] for s in winners),
-        "turn_order_win_share": tuple(
-            shares[(start_player + k) % start.num_seats] for k in range(start.num_seats)
-        ),
-    }
-
-
-GNADENLOS_SUMMARISER = Summariser(
-    end_reasons=("vultures", "undertaker", "goal", "safety_valve"),
-    end_labels={
-        "vultures": "A: a third vulture",
-        "undertaker": "B: the undertaker reached the end",
-        "goal": "C: a hat reached the goal",
-        "safety_valve": "safety valve (stalled or turn limit)",
-    },
-    turns=_gnadenlos_turns,
-    facts=_gnadenlos_facts,
-    fact_labels={
-        "winner_field": "winner's final field",
-        "winner_nuggets": "winner's nuggets",
-        "turn_order_win_share": "win share by turn order (start player first)",
-    },
-    percent_facts=frozenset({"turn_order_win_share"}),
-)
-
-SUMMARISERS: dict[str, Summariser] = {"gnadenlos": GNADENLOS_SUMMARISER}
-"""Game name -> its summariser. A game adds itself here to enrich the report."""
+A game enriches the report by writing `referee/summaries/<game>.py` and adding
+one line here (lazy, like the CLI's command table, so a summariser module may
+import this one)."""
 
 
 DEFAULT_SUMMARISER = Summariser()
@@ -120,7 +77,14 @@ DEFAULT_SUMMARISER = Summariser()
 
 
 def summariser_for(game: Game) -> Summariser:
-    return SUMMARISERS.get(game.name, DEFAULT_SUMMARISER)
+    """The game's summariser, or the neutral default if it has none."""
+    target = SUMMARISERS.get(game.name)
+    if target is None:
+        return DEFAULT_SUMMARISER
+    module_name, attribute = target.split(":")
+    summariser = getattr(importlib.import_module(module_name), attribute)
+    assert isinstance(summariser, Summariser)
+    return summariser
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from referee.cli.main import cli
 from referee.games import Action, Event, Game, Observation, Outcome, State, load_game
 from referee.games.base import ranks_from_keys
-from referee.simulation import SUMMARISERS, play_random_match, simulate, win_shares
+from referee.simulation import play_random_match, simulate, summariser_for, win_shares
 
 REQUIRED_KEYS = {
     "games", "players", "games_per_second", "turns_mean", "turns_stdev", "end_reasons",
@@ -77,7 +77,7 @@ def test_turn_order_win_share_counts_from_the_drawn_start_player(setup: str) -> 
 def test_turns_are_the_turns_begun_including_the_last() -> None:
     """A match ending in a turn (G-9.1) counts that turn: one per turn_started event."""
     game = load_game("gnadenlos")
-    count_turns = SUMMARISERS["gnadenlos"].turns
+    count_turns = summariser_for(load_game("gnadenlos")).turns
     assert count_turns is not None
     for seed in range(5):
         state, events = game.new_state_with_events(4, seed)  # type: ignore[attr-defined]
@@ -95,7 +95,7 @@ def test_a_safety_valve_end_counts_the_completed_turns() -> None:
     }
     state = load_game("gnadenlos").state_from_json(stalled)
     assert state.outcome().reason == "safety_valve"
-    count_turns = SUMMARISERS["gnadenlos"].turns
+    count_turns = summariser_for(load_game("gnadenlos")).turns
     assert count_turns is not None and count_turns(state) == 6
 
 
