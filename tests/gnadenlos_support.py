@@ -14,15 +14,16 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from referee.games import Event, load_game
 from referee.games.base import ChanceStream, derive_seed
 from referee.games.gnadenlos.cards import EVENT_DECK
+from referee.games.gnadenlos.game import Gnadenlos
 from referee.games.gnadenlos.state import GnadenlosState
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "gnadenlos"
-GAME = load_game("gnadenlos")
+GAME = cast(Gnadenlos, load_game("gnadenlos"))
 
 # Colours of the rulebook's examples (cards.COLOUR_NAMES): seats 0..3.
 RED, GREEN, BLUE, YELLOW = 0, 1, 2, 3

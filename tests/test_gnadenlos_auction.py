@@ -14,13 +14,14 @@ from gnadenlos_support import BLUE, GREEN, RED, YELLOW, act, kinds, load
 from referee.games import IllegalActionError
 from referee.games.gnadenlos.actions import Bid, Buy, FinalBuy, Pick
 from referee.games.gnadenlos.observation import HIDDEN
+from referee.games.gnadenlos.state import GnadenlosState
 
 
-def _market(state) -> list[list[object]]:  # type: ignore[no-untyped-def]
+def _market(state: GnadenlosState) -> list[list[object]]:
     return [[None if e is None else tuple(e[:2]) for e in row] for row in state.to_json()["ious"]["market"]]
 
 
-def _iou_hand(state, seat: int) -> Counter[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _iou_hand(state: GnadenlosState, seat: int) -> Counter[tuple[int, int]]:
     return Counter(tuple(e[:2]) for e in state.to_json()["ious"]["hands"][seat])
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gnadenlos_support import GAME, act, load
-from referee.games import IllegalActionError
+from referee.games import Event, IllegalActionError
 from referee.games.base import derive_seed
 from referee.games.gnadenlos.actions import Bid
 from referee.games.gnadenlos.observation import HIDDEN
@@ -30,7 +31,9 @@ VARIANTS = st.fixed_dictionaries(
 BIG_SEEDS = st.integers(min_value=10**12, max_value=2**62)
 
 
-def _random_walk(seats: int, seed: int, variant: dict[str, str], rng: random.Random):  # type: ignore[no-untyped-def]
+def _random_walk(
+    seats: int, seed: int, variant: dict[str, str], rng: random.Random
+) -> Iterator[tuple[GnadenlosState, dict[int, Any] | None, list[Event]]]:
     """Yield (state before, decision, events) along one random match."""
     state = GAME.new_state(seats, seed, variant)
     while state.to_act():
@@ -159,7 +162,7 @@ def test_nothing_sent_to_a_seat_carries_the_seed(seed: int, seats: int, variant:
     """DESIGN.md: no observation or event a seat may see carries the match seed
     or a chance stream's seed."""
     secrets = [str(seed)] + [str(derive_seed(seed, name)) for name in ("adventurers", "events", "die", "market", "start")]
-    state, setup_events = GAME.new_state_with_events(seats, seed, variant)  # type: ignore[attr-defined]
+    state, setup_events = GAME.new_state_with_events(seats, seed, variant)
     rng = random.Random(seed)
     sent = [e for e in setup_events if e.visible_to]
     while True:

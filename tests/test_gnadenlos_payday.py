@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from gnadenlos_support import BLUE, GREEN, RED, act, kinds, load, rolls, seed_for_rolls
 from referee.games.gnadenlos.actions import Refill
+from referee.games.gnadenlos.state import GnadenlosState
 
 
-def _market(state) -> list[list[object]]:  # type: ignore[no-untyped-def]
+def _market(state: GnadenlosState) -> list[list[object]]:
     return [[None if e is None else tuple(e[:2]) for e in row] for row in state.to_json()["ious"]["market"]]
 
 
-def _ious_held(state, seat: int) -> int:  # type: ignore[no-untyped-def]
+def _ious_held(state: GnadenlosState, seat: int) -> int:
     return len(state.to_json()["ious"]["hands"][seat])
 
 

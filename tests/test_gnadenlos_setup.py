@@ -39,7 +39,7 @@ def test_standard_setup_G_2_1_to_G_2_5(seats: int) -> None:
     given up to the market, dealt row by row and known to nobody, owners
     included; G-2.4: seven event cards, field 6, undertaker 0, 10 nuggets;
     G-2.5: a start player."""
-    state, events = GAME.new_state_with_events(seats, 77)  # type: ignore[attr-defined]
+    state, events = GAME.new_state_with_events(seats, 77)
     full = state.to_json()
     assert [len(h) for h in full["adventurers"]["hands"]] == [2] * seats
     for seat, hand in enumerate(full["adventurers"]["hands"]):
@@ -91,8 +91,10 @@ def test_advanced_setup_everyone_buys_a_pair_G_2_6(seats: int) -> None:
     bids: dict[int, Bid] = {}
     while state.phase == "bid":
         (seat,) = state.to_act()
-        bids[seat] = state.legal_actions(seat)[-1]  # the largest sets, all totals distinct
-        state.apply({seat: bids[seat]})
+        bid = state.legal_actions(seat)[-1]  # the largest sets, all totals distinct
+        assert isinstance(bid, Bid)
+        bids[seat] = bid
+        state.apply({seat: bid})
     order = sorted(bids, key=lambda s: -bids[s].total)
     for rank, seat in enumerate(order[:-1]):  # the last one's single choice is automatic
         assert state.phase == "pick" and state.to_act() == {seat}

@@ -134,6 +134,8 @@ def _check_match(
                 if action not in seen_set:
                     seen_set.add(action)
                     seen_actions.append(action)
+        watchers = state.to_act() | {rng.randrange(where.seats)}  # and one seat that may be waiting
+        for seat in sorted(watchers):
             _check_observation(game, state, seat, rng, determinizations, where, step)
         decision = {seat: rng.choice(state.legal_actions(seat)) for seat in sorted(state.to_act())}
         _check_every_action_applies(state, decision, rng, actions_checked, where, step)
