@@ -115,3 +115,19 @@ def scratch() -> Iterator[Path]:
     path.chmod(0o755)
     yield path
     shutil.rmtree(path, ignore_errors=True)
+
+
+@dataclass
+class CrashOnceRunner(FakeRunner):
+    """A FakeRunner whose worker process dies (os._exit) in the middle of
+    its first match: the marker file makes it crash only once."""
+
+    marker: str = ""
+
+    def play(self, task: MatchTask) -> PlayedMatch:
+        import os
+
+        if not os.path.exists(self.marker):
+            Path(self.marker).touch()
+            os._exit(3)
+        return super().play(task)

@@ -140,3 +140,19 @@ def test_a_restarted_ladder_first_plays_what_was_left_planned(tmp_path: Path) ->
         assert store.planned("gnadenlos") == []
         assert store.match_count() == 4
         assert len({m["set_id"] for m in store.matches("gnadenlos")}) == 1
+
+
+def test_a_worker_process_that_dies_is_replaced_and_its_match_replayed_unrated(tmp_path: Path) -> None:
+    from functools import partial
+
+    from ladder.pool import ProcessPool
+    from ladder_support import CrashOnceRunner
+
+    with open_store(tmp_path) as store:
+        add_bots(store, ["a", "b", "c"])
+        pool = ProcessPool(1, partial(CrashOnceRunner, marker=str(tmp_path / "crashed")))
+        status = Ladder(store, pool, LadderConfig(matches=3, sizes=(3,), seed=11), lambda b: ["fake"]).run()
+        assert status.played == 3
+        [failure] = store.failures()
+        assert failure["kind"] == "worker_crash" and "exit" in failure["detail"]
+        assert store.match_count() == 3 and recompute(store, "gnadenlos")[0]
