@@ -40,7 +40,7 @@ def test_heuristic_beats_random_bots() -> None:
         ranks = play_match(bots, seed=500 + match).outcome.ranks
         if ranks[seat] == 0:
             wins += 1 / ranks.count(0)
-    assert wins >= 4  # measured 84 % over 200 matches (docs/benchmarks.md); 25 % by chance
+    assert wins >= 4  # measured 79 % over 200 matches (docs/benchmarks.md); 25 % by chance
 
 
 def test_seeded_mcts_matches_are_reproducible() -> None:

@@ -115,9 +115,9 @@ def _observed_exposure(obs: GnadenlosObservation, market: list[list[Slot]]) -> f
         for slot in row:
             if slot == HIDDEN:
                 hidden_slots += 1
-            elif slot is not None and slot[0] == seat:  # type: ignore[index]
-                known_in_market += slot[1]  # type: ignore[index]
-                unseen[slot[1]] -= 1  # type: ignore[index]
+            elif isinstance(slot, tuple) and slot[0] == seat:
+                known_in_market += slot[1]
+                unseen[slot[1]] -= 1
     for hand in obs.iou_hands:
         for colour, value in hand.known:
             if colour == seat:

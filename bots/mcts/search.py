@@ -230,10 +230,11 @@ class ISMCTS:
         node.visits[seat] = visits_here
         hint = node.hints.get(seat)
         available = 0
-        best, best_score = None, -1.0
+        best: Any = None
+        best_score = -1.0
         c = self.exploration
-        for action in legal:
-            entry = table.get(action)
+        for candidate in legal:
+            entry = table.get(candidate)
             if entry is None:
                 continue
             available += 1
@@ -243,10 +244,10 @@ class ISMCTS:
                 score = math.inf
             else:
                 score = entry[1] / visits + c * math.sqrt(math.log(entry[2]) / visits)
-                if action == hint:
+                if candidate == hint:
                     score += self.hint_weight / visits
             if score > best_score:
-                best, best_score = action, score
+                best, best_score = candidate, score
         if available == len(legal):
             return best
         if self.hint is None:
@@ -255,7 +256,7 @@ class ISMCTS:
             wanted = 1 + int(self.widening * math.sqrt(visits_here))
         if available and available >= wanted:
             return best
-        action = None
+        action: Any = None
         if not available and self.hint is not None:
             action = self.hint(state, seat, everything, self.rng)
             if action in legal:
