@@ -194,12 +194,12 @@ def test_peer_is_verified(tmp_path: Path) -> None:
 
 
 def test_terminate_lets_a_polite_bot_exit(tmp_path: Path) -> None:
-    proc = spawn([PY, "-c", "import signal, sys, time\n"
-                  "signal.signal(signal.SIGTERM, lambda *a: (print('bye', flush=True), sys.exit(0)))\n"
-                  "print('ready', flush=True)\ntime.sleep(60)"], log_path=tmp_path / "bot.log")
+    proc = spawn([PY, "-c", "import os, signal, time\n"
+                  "signal.signal(signal.SIGTERM, lambda *a: (os.write(1, b'bye'), os._exit(0)))\n"
+                  "os.write(1, b'ready')\ntime.sleep(60)"], log_path=tmp_path / "bot.log")
     assert wait_for(lambda: "ready" in proc.read_log())
     status = proc.terminate(grace=10)
-    assert status.returncode == 0 and status.reason == "killed" and "bye" in proc.read_log()
+    assert status.returncode == 0 and status.reason == "killed" and "bye" in proc.read_log(), proc.read_log()
 
 
 def test_strict_policy_refuses_what_the_machine_lacks(tmp_path: Path) -> None:
