@@ -18,10 +18,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gnadenlos_support import GAME, act, load
+from gnadenlos_support import GAME, act, load, scenario_json, seed_for_rolls
 from referee.games import Event, IllegalActionError
 from referee.games.base import derive_seed
-from referee.games.gnadenlos.actions import Bid
+from referee.games.gnadenlos.actions import Bid, Refill, Take
 from referee.games.gnadenlos.observation import HIDDEN
 from referee.games.gnadenlos.state import COMMIT, GnadenlosState
 
@@ -189,3 +189,32 @@ def test_bidding_one_of_two_equal_cards_keeps_the_private_one_hidden() -> None:
     act(twin_b, Bid(((0, 1),)))
     assert twin_a.observe(0) == twin_b.observe(0)
     assert twin_a.observe(0).iou_hands[1].unknown == 1
+
+
+def test_refill_moves_keep_what_each_seat_knew_G_3_4_G_10() -> None:
+    """G-3.4/G-10: a refill move is public; a face-down setup card stays hidden
+    to all where it lands, a bid card stays known to all."""
+    market = [
+        [[1, 3], [1, 4], [2, 3], [2, 4], [3, 3], [3, 4]],
+        [[2, 2, []], [3, 2], [1, 2, []], None, None, None],
+    ]
+    state = load("high_noon", ious={"market": market})
+    act(state, Take(0, 0))
+    act(state, Take(0, 5))
+    act(state, Refill(0))  # the hidden blue 2 into (0, 0)
+    act(state, Refill(1))  # the known yellow 2 into (0, 5)
+    for seat in range(4):
+        seen = state.observe(seat).market
+        assert seen[0][0] == HIDDEN and seen[0][5] == (3, 2)
+        assert seen[1] == (None, None, HIDDEN, None, None, None)
+
+
+def test_payday_turn_up_makes_a_card_known_to_all_G_8_2_G_10() -> None:
+    """G-8.2/G-10: a card turned up in a payday is known to all from then on,
+    also back in its owner's hand."""
+    market = scenario_json("payday_example")["ious"]["market"]
+    market[3][0] = [2, 2, []]  # blue's 2 in column 1 was dealt face down
+    state = load("payday_example", seed=seed_for_rolls((1, 3, 2)), ious={"market": market})
+    assert state.to_json()["ious"]["hands"][2][-1] == [2, 2, [0, 1, 2, 3]]
+    for seat in range(4):
+        assert state.observe(seat).iou_hands[2].unknown == 0
