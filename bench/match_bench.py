@@ -39,7 +39,8 @@ RANDOM_BOT = [sys.executable, "-m", "bots.random"]
 
 def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, results: Any) -> None:
     """A worker process: start four warm random bots, play `warmup` matches,
-    wait for the common start, then play `seeds` and report the wall time."""
+    say it is ready, wait for the common start, then play `seeds` and report
+    the wall time."""
     from referee.match import run_match
     from referee.process import start_bots
     from referee.protocol.client import TimeControl
@@ -49,6 +50,7 @@ def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, res
     try:
         for seed in range(10**6, 10**6 + warmup):
             run_match(GAME, bots, seed=seed, time_control=control)
+        results.put("ready")
         start.wait()
         began = time.perf_counter()
         decisions = 0
@@ -59,6 +61,9 @@ def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, res
             if any(s.forfeit or s.strikes for s in result.seats):
                 raise RuntimeError(f"match {seed}: a random bot was struck; the figures would be wrong")
         results.put((time.perf_counter() - began, decisions))
+    except Exception as exc:
+        results.put(f"error: {exc!r}")
+        raise
     finally:
         for bot in bots:
             bot.close()
@@ -73,15 +78,23 @@ def timed_run(groups: list[list[int]], record_dir: str, warmup: int) -> float:
                for group in groups]
     for worker in workers:
         worker.start()
-    time.sleep(0.1)
+    for _ in workers:
+        _expect(results.get(timeout=600), "ready")
     began = time.perf_counter()
     start.set()
     for _ in workers:
-        results.get(timeout=600)
+        _expect(results.get(timeout=600), "times")
     wall = time.perf_counter() - began
     for worker in workers:
         worker.join()
     return wall
+
+
+def _expect(message: Any, what: str) -> None:
+    if isinstance(message, str) and message.startswith("error"):
+        raise RuntimeError(f"a benchmark worker failed: {message}")
+    if what == "ready" and message != "ready":
+        raise RuntimeError(f"unexpected worker message {message!r}")
 
 
 def in_process_seconds(record_dir: Path) -> tuple[float, int]:
