@@ -293,7 +293,8 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (played.match_id, played.game, played.set_id, played.rotation, played.seed,
                  json.dumps(played.variant), len(played.bot_ids), played.end_reason, played.decisions,
-                 played.seconds, played.record_path, json.dumps(played.summary, default=str), now_iso()),
+                 played.seconds, self._relative(played.record_path), json.dumps(played.summary, default=str),
+                 now_iso()),
             )
             for seat, bot_id in enumerate(played.bot_ids):
                 conn.execute(
@@ -322,8 +323,22 @@ class Store:
         return int(self._conn.execute("SELECT COUNT(*) FROM matches WHERE game = ?", (game,)).fetchone()[0])
 
     def matches(self, game: str) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT * FROM matches WHERE game = ? ORDER BY seq", (game,))
-        return [dict(r) for r in rows]
+        """The stored matches of `game` in rating order; `record_path` is
+        absolute (it is stored relative to the store, which may move)."""
+        rows = [dict(r) for r in self._rows("SELECT * FROM matches WHERE game = ? ORDER BY seq", (game,))]
+        for row in rows:
+            if row["record_path"] is not None:
+                row["record_path"] = str(self.root / row["record_path"])
+        return rows
+
+    def _relative(self, path: str | None) -> str | None:
+        """`path` relative to the store's folder when it lies inside it."""
+        if path is None:
+            return None
+        try:
+            return str(Path(path).resolve().relative_to(self.root.resolve()))
+        except ValueError:
+            return path
 
     def rated_results(self, game: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """(bot ids by seat, rated places) of every match of `game`, in the
