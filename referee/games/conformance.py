@@ -90,8 +90,9 @@ def check_game(
 ) -> ConformanceReport:
     """Play one seeded random match per seed and check the engine contract.
 
-    `determinizations` is how many determinizations of each deciding seat's
-    observation are compared with it at each decision; `actions_checked` how
+    `determinizations` is how many determinizations of the observation of each
+    deciding seat (and of one random seat) are compared with it at each
+    decision; `actions_checked` how
     many listed actions of each deciding seat are applied (to a clone) at each
     decision. Raises ConformanceError at the first violation.
     """
