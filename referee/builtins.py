@@ -65,8 +65,9 @@ def _builtin_command(name: str, setting: str | None) -> list[str]:
 
 
 def _program_command(words: list[str]) -> list[str]:
-    """Check the program exists; a Python script that is not executable runs
-    under this interpreter, so `--bot my_bot.py` works without a chmod."""
+    """Check the program exists and name it by its absolute path; a Python
+    script that is not executable runs under this interpreter, so
+    `--bot my_bot.py` works without a chmod."""
     program = words[0]
     if os.sep not in program and not program.startswith("."):
         if shutil.which(program) is None:
@@ -76,6 +77,8 @@ def _program_command(words: list[str]) -> list[str]:
     path = Path(program)
     if not path.is_file():
         raise BotCommandError(f"bot program {program} does not exist")
+    # Absolute: a bot runs in its own private working folder (referee.sandbox).
+    words = [str(path.resolve()), *words[1:]]
     if os.access(path, os.X_OK):
         return words
     if path.suffix == ".py":

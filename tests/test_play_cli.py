@@ -95,6 +95,7 @@ def test_builtin_names_and_command_lines_resolve(tmp_path: Path) -> None:
     assert resolve_bot_command("mcts:0.05") == [sys.executable, "-m", "bots.mcts", "--move-time", "0.05"]
     assert resolve_bot_command(f"{SPY} --name 'a b'") == [sys.executable, str(SPY), "--name", "a b"]
     assert resolve_bot_command("sh -c true") == ["sh", "-c", "true"]
+
     with pytest.raises(BotCommandError, match="not found on PATH"):
         resolve_bot_command("no-such-program-xyz")
     with pytest.raises(BotCommandError, match="positive number"):
@@ -103,6 +104,12 @@ def test_builtin_names_and_command_lines_resolve(tmp_path: Path) -> None:
     script.write_text("#!/bin/sh\n")
     with pytest.raises(BotCommandError, match="chmod"):
         resolve_bot_command(str(script))
+
+
+def test_a_relative_program_path_is_made_absolute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot runs in its own private folder, so a relative path would not be found there."""
+    monkeypatch.chdir(SPY.parent)
+    assert resolve_bot_command(f"./{SPY.name} --x") == [sys.executable, str(SPY.resolve()), "--x"]
 
 
 def test_durations_read_like_a_person_writes_them() -> None:
