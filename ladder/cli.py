@@ -215,3 +215,35 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
             console.print(h2h_table(store, game, rows))
         if seats:
             console.print(seats_table(store, game))
+
+
+@click.command()
+@click.argument("name")
+@click.option("--version", "version", default=None, help="The version (default: the active one).")
+@click.option("--lines", type=click.IntRange(min=1), default=40, show_default=True, help="Lines from the end of each log.")
+@game_option
+@db_option
+def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | None) -> None:
+    """Show a bot's own output (its logs) and the forfeits recorded against it."""
+    from ladder.standings import forfeits_of
+
+    with open_store(db_path) as store:
+        versions = store.bot_versions(name)
+        chosen = [b for b in versions if (b.version == version if version else b.active)]
+        if not chosen:
+            known = ", ".join(b.version for b in versions) or "none"
+            raise click.ClickException(f"no bot {name!r} version {version or '(active)'}; versions: {known}")
+        bot = chosen[-1]
+        files = sorted((store.root / "logs").glob(f"{glob_escape(bot.label)}-*.log"))
+        for path in files:
+            click.echo(f"== {path}")
+            click.echo("\n".join(path.read_text(errors="replace").splitlines()[-lines:]))
+        if not files:
+            click.echo(f"{bot.label} has no logs yet (they are written while it plays ladder matches)")
+        for match_id, reason in forfeits_of(store, game, bot.bot_id):
+            click.echo(f"forfeit in {match_id}: {reason} (see `referee replay` of its record)")
+
+
+def glob_escape(text: str) -> str:
+    """`text` with glob wildcards made literal (a label is a name@version)."""
+    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in text)

@@ -125,3 +125,8 @@ def to_json(
     if seats:
         out["seats"] = {str(size): shares for size, shares in seat_shares(store, game).items()}
     return out
+
+
+def forfeits_of(store: Store, game: str, bot_id: int) -> list[tuple[str, str]]:
+    """(match id, forfeit reason) of every match `bot_id` forfeited."""
+    return [(r.match_id, r.forfeit) for r in store.seat_rows(game) if r.bot_id == bot_id and r.forfeit is not None]

@@ -75,8 +75,11 @@ def open_store(tmp_path: Path) -> Store:
 
 RANDOM_BOT_SOURCE = """\
 import random
+import sys
 
 from bots.sdk import Bot, serve
+
+print("choice bot starting", file=sys.stderr, flush=True)
 
 
 class ChoiceBot(Bot):

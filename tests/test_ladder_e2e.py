@@ -48,3 +48,4 @@ def test_submit_ladder_table_with_real_bots(scratch: Path) -> None:
     assert len(records) == 8
     assert "verified" in referee("replay", str(records[0]), "--verify")
     assert "identical to the stored ones" in referee("ladder", "--recompute", "--db", db)
+    assert "choice bot starting" in referee("logs", "alpha", "--db", db)  # the author reads their bot's output

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "bots": "ladder.cli:bots",
     "ladder": "ladder.cli:ladder",
     "table": "ladder.cli:table",
+    "logs": "ladder.cli:logs",
 }
 """Command name -> "module:attribute" of its click command."""
 
