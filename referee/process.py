@@ -218,7 +218,7 @@ def start_bots(
     """
 
     def one(index: int) -> BotProcess:
-        log_path = log_dir / f"seat{index}-{_safe(labels[index])}.log" if log_dir else None
+        log_path = bot_log_path(log_dir, index, labels[index]) if log_dir else None
         try:
             return BotProcess.start(commands[index], label=labels[index], startup_timeout=startup_timeout,
                                     log_path=log_path, policy=policy)
@@ -228,6 +228,11 @@ def start_bots(
 
     with ThreadPoolExecutor(max_workers=max(1, len(commands))) as pool:
         return list(pool.map(one, range(len(commands))))
+
+
+def bot_log_path(log_dir: Path, index: int, label: str) -> Path:
+    """Where `start_bots` keeps the output of the bot of seat `index`."""
+    return log_dir / f"seat{index}-{_safe(label)}.log"
 
 
 def close_all() -> None:

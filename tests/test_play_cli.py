@@ -117,3 +117,13 @@ def test_durations_read_like_a_person_writes_them() -> None:
     assert parse_duration("0.5") == 0.5 and parse_duration("2m") == 120.0
     with pytest.raises(ValueError):
         parse_duration("fast")
+
+
+def test_a_bot_that_cannot_start_forfeits_and_its_output_is_shown() -> None:
+    result = CliRunner().invoke(cli, ["play", "--bot", "random", "--bot", "random",
+                                      "--bot", "sh -c 'echo no luck today >&2; exit 3'",
+                                      "--seed", "3", "--move-time", "0.3", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["forfeits"] == {"2": "startup"} and summary["ranks"][2] == 2
+    assert "no luck today" in result.stderr

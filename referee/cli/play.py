@@ -22,7 +22,7 @@ from referee.builtins import BotCommandError, resolve_bot_command
 from referee.games import load_game
 from referee.games.base import parse_variant
 from referee.match import RefereeError, run_match
-from referee.process import start_bots
+from referee.process import bot_log_path, start_bots
 from referee.protocol.client import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry
 from referee.render import MatchView
@@ -84,6 +84,21 @@ class LiveView:
             self.console.print(f"[bold red]seat {entry['seat']} forfeits ({entry['reason']}): {entry['detail']}")
 
 
+LOG_TAIL_LINES = 10
+"""Lines of a forfeiting bot's output shown after the match (its author's first clue)."""
+
+
+def _show_log_tail(console: Console, path: Path, seat: int) -> None:
+    try:
+        lines = path.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:]
+    except OSError:
+        return
+    if lines:
+        console.print(f"[dim]last lines of seat {seat}'s output ({path}):")
+        for line in lines:
+            console.print(f"  {line}", markup=False, highlight=False)
+
+
 @click.command()
 @click.option("--game", default="gnadenlos", show_default=True, help="The game to play.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="CMD",
@@ -137,6 +152,9 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
         finally:
             for process in processes:
                 process.close()
+        for seat in result.seats:
+            if seat.forfeit:
+                _show_log_tail(console, bot_log_path(logs, seat.seat, processes[seat.seat].label), seat.seat)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     elif record_path is not None:
