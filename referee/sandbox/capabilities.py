@@ -78,11 +78,16 @@ def capabilities(probe_uid: int = 61000) -> Capabilities:
 
 def warn_missing(name: str, consequence: str) -> None:
     """Log, once per process, that protection `name` is unavailable."""
+    warn_once(name, f"sandbox: {name} is not available on this machine: {consequence}")
+
+
+def warn_once(key: str, message: str) -> None:
+    """Log `message` as a warning the first time `key` is seen in this process."""
     with _lock:
-        if name in _warned:
+        if key in _warned:
             return
-        _warned.add(name)
-    log.warning("sandbox: %s is not available on this machine: %s", name, consequence)
+        _warned.add(key)
+    log.warning("%s", message)
 
 
 def _probe(probe_uid: int) -> Capabilities:

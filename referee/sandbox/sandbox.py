@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.sandbox import _shim
-from referee.sandbox.capabilities import SHIM, capabilities, warn_missing
+from referee.sandbox.capabilities import SHIM, capabilities, warn_missing, warn_once
 from referee.sandbox.logpipe import CappedLog, read_tail
 from referee.sandbox.policy import SandboxPolicy
 from referee.sandbox.users import UidLease, lease_uid, resolve_user, uid_leased
@@ -178,7 +178,11 @@ class Sandbox:
             if cover is None:
                 continue
             if not self.private_mounts:
-                self._missing("private_mounts", f"the bot cannot reach {path} (closed folder {cover})")
+                why = "are unavailable here" if self.policy.private_mounts else "are off in the policy"
+                if self.policy.strict:
+                    raise SandboxUnavailable(f"the bot cannot reach {path} and private mounts {why}")
+                warn_once(f"exposure of {path}", f"sandbox: the bot's user cannot reach {path} (closed "
+                          f"folder {cover}) and private mounts {why}; a bot that needs it will fail")
                 continue
             pairs.append([path, cover])
         return pairs
