@@ -9,7 +9,7 @@ Measures:
   on states sampled from random matches;
 - apply() (legality check and events) against apply_unchecked(), as a ratio
   measured side by side on the same decisions;
-- where a playout's time goes (cProfile, share of total time per function).
+- where a playout's time goes: by kind of decision, and by function (cProfile).
 
 Playout rates are the median of `--repeat` runs (matches vary in cost);
 per-call costs the best of `--repeat` runs, to keep other load on the machine
@@ -25,6 +25,7 @@ import pstats
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -221,6 +222,34 @@ def profile_playouts(game: Game, games: int, seed: int, top: int = 12) -> list[t
     return [(_function_name(key), entry[2] / total, entry[3] / total) for key, entry in rows]
 
 
+PhaseRow = tuple[str, float, float, float]
+"""(decision phase, share of decisions, share of time, µs per decision)."""
+
+
+def time_by_phase(game: Game, games: int, seed: int) -> list[PhaseRow]:
+    """Where a fresh playout's time goes, by the kind of decision (G-11).
+
+    A decision's time is choosing it (legal_actions) plus applying it
+    (apply_unchecked, with the automatic steps that follow until the next
+    decision). The phase is read from the public observation, off the clock.
+    """
+    spent: Counter[str] = Counter()  # nanoseconds
+    count: Counter[str] = Counter()
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    for i in range(games):
+        state = game.new_state(SEATS, seed + i)
+        while not state.is_terminal():
+            phase = str(getattr(state.observe(0), "phase", "?"))
+            start = clock()
+            state.apply_unchecked({seat: rng.choice(state.legal_actions(seat)) for seat in state.to_act()})
+            spent[phase] += round((clock() - start) * 1e9)
+            count[phase] += 1
+    total, decisions = sum(spent.values()), sum(count.values())
+    rows = [(p, count[p] / decisions, spent[p] / total, spent[p] / count[p] / 1e3) for p in spent]
+    return sorted(rows, key=lambda row: -row[2])
+
+
 def _function_name(key: tuple[str, int, str]) -> str:
     filename, line, name = key
     if filename == "~":
@@ -256,7 +285,12 @@ def render(figures: Mapping[str, float]) -> list[tuple[str, str, str]]:
     ]
 
 
-def markdown(rows: Sequence[tuple[str, str, str]], hot: Sequence[tuple[str, float, float]], args: argparse.Namespace) -> str:
+def markdown(
+    rows: Sequence[tuple[str, str, str]],
+    phases: Sequence[PhaseRow],
+    hot: Sequence[tuple[str, float, float]],
+    args: argparse.Namespace,
+) -> str:
     lines = [
         f"Measured by `python -m bench engine` (bench/engine_bench.py) on {machine_summary()}.",
         f"One process, one core. Playout rates: median and range of {args.repeat} runs of {args.games} matches "
@@ -268,6 +302,13 @@ def markdown(rows: Sequence[tuple[str, str, str]], hot: Sequence[tuple[str, floa
         "| figure | value | target / note |",
         "|---|---|---|",
         *(f"| {a} | {b} | {c} |" for a, b, c in rows),
+        "",
+        f"Where a fresh playout's time goes by kind of decision ({args.phase_games} matches; choosing it with "
+        "legal_actions plus applying it with the automatic steps that follow):",
+        "",
+        "| decision | share of decisions | share of time | µs per decision |",
+        "|---|---|---|---|",
+        *(f"| {p} | {d:.0%} | {t:.0%} | {us:.0f} |" for p, d, t, us in phases),
         "",
         f"Where a random playout's time goes (cProfile over {args.profile_games} playouts; "
         "own time, and time including callees, as shares of the total):",
@@ -286,12 +327,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; the best counts (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile-games", type=int, default=100, help="playouts under cProfile (default 100)")
+    parser.add_argument("--phase-games", type=int, default=300, help="matches timed by decision kind (default 300)")
     parser.add_argument("--no-record", action="store_true", help="do not rewrite docs/benchmarks.md")
     args = parser.parse_args(argv)
 
     game = load_game("gnadenlos")
     figures = measure(game, args.games, args.samples, args.repeat, args.seed)
     hot = profile_playouts(game, args.profile_games, int(figures["profile_seed"]))
+    phases = time_by_phase(game, args.phase_games, int(figures["profile_seed"]) + args.profile_games)
     rows = render(figures)
 
     console = Console()
@@ -301,6 +344,12 @@ def main(argv: list[str] | None = None) -> None:
     for row in rows:
         table.add_row(*row)
     console.print(table)
+    by_phase = Table(title="Where a fresh playout's time goes, by kind of decision")
+    for name in ("decision", "share of decisions", "share of time", "µs per decision"):
+        by_phase.add_column(name)
+    for p, d, t, us in phases:
+        by_phase.add_row(p, f"{d:.0%}", f"{t:.0%}", f"{us:.0f}")
+    console.print(by_phase)
     profile = Table(title="Where a playout's time goes (cProfile)")
     for name in ("function", "own", "incl. callees"):
         profile.add_column(name)
@@ -308,7 +357,7 @@ def main(argv: list[str] | None = None) -> None:
         profile.add_row(name, f"{own:.0%}", f"{cum:.0%}")
     console.print(profile)
     if not args.no_record:
-        write_section(SECTION, markdown(rows, hot, args))
+        write_section(SECTION, markdown(rows, phases, hot, args))
         console.print(f"recorded in docs/benchmarks.md, section {SECTION!r}")
 
 
