@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 from click.testing import CliRunner
 
 from ladder.scheduler import recompute
@@ -34,6 +35,7 @@ def stored_matches(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_a_ladder_killed_mid_run_resumes_exactly_once(scratch: Path) -> None:
     db = scratch / "data" / "ladder.sqlite"
     for name in ("a", "b", "c", "d"):
@@ -70,6 +72,7 @@ def test_a_ladder_killed_mid_run_resumes_exactly_once(scratch: Path) -> None:
         assert equal
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_keeping_finished_matches(scratch: Path) -> None:
     db = scratch / "data" / "ladder.sqlite"
     for name in ("a", "b", "c"):

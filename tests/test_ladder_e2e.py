@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import psutil
+import pytest
 from click.testing import CliRunner
 
 from ladder_support import random_bot_folder, scratch  # noqa: F401  (a fixture)
@@ -25,6 +26,7 @@ def leftover_processes() -> list[str]:
     return [c for c in children if "resource_tracker" not in c]
 
 
+@pytest.mark.slow
 def test_submit_ladder_table_with_real_bots(scratch: Path) -> None:
     db = str(scratch / "data" / "ladder.sqlite")
     for name in ("alpha", "beta", "gamma", "delta"):
