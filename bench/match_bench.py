@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -188,6 +189,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def measure(args: argparse.Namespace) -> list[tuple[str, str, str]]:
+    load_before = os.getloadavg()[0]
     seeds = list(range(args.seed, args.seed + args.matches))
     half = len(seeds) // 2
     one_walls: list[float] = []
@@ -205,6 +207,7 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str]]:
         engine_seconds, _ = in_process_seconds(one_dir)
     one_wall, two_wall = statistics.median(one_walls), statistics.median(two_walls)
     trips = round_trips(args.decisions, args.seed)
+    load_after = os.getloadavg()[0]
     one_rate = len(seeds) / one_wall
     two_rate = len(seeds) / two_wall
     return [
@@ -217,6 +220,8 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str]]:
         ("decision round trip through the referee, p50", f"{1e6 * percentile(trips, 0.5):.0f} µs",
          "observe + legal actions + send + random bot + receive + validate"),
         ("decision round trip through the referee, p99", f"{1e6 * percentile(trips, 0.99):.0f} µs", f"{len(trips)} decisions"),
+        ("machine load (1-minute load average) before / after", f"{load_before:.1f} / {load_after:.1f}",
+         "other work on the machine skews every figure above; 2 cores"),
     ]
 
 
