@@ -219,7 +219,8 @@ def test_time_beyond_move_time_comes_out_of_the_bank(tmp_path: Path) -> None:
     bots = [FakeBot("slow", slow_first)] + [FakeBot(f"b{i}", random_policy) for i in range(1, 3)]
     result, record = play(bots, tmp_path, time_control=TimeControl(move_time=0.05, time_bank=1.0, grace=0.05))
     first = next(line for d in record.decisions for line in d["seats"] if line["seat"] == 0)
-    assert 0.85 <= first["bank"] < 0.95  # 0.15 s used, 0.05 s free
+    assert first["time"] >= 0.15
+    assert first["bank"] == pytest.approx(1.0 - (first["time"] - 0.05), abs=1e-5)  # beyond 0.05 s from the bank
     assert bots[0].client.deadlines[0] == pytest.approx(1.05)
     assert bots[0].client.deadlines[1] == pytest.approx(0.05 + first["bank"], abs=1e-6)
     assert result.seats[0].strikes == 0
