@@ -216,6 +216,18 @@ def summarise(
     )
 
 
+class MatchFailed(Exception):
+    """The engine raised during one simulated match: an engine bug to report."""
+
+    def __init__(self, game: str, players: int, seed: int, variant: Mapping[str, str], error: Exception) -> None:
+        options = ",".join(f"{k}={v}" for k, v in variant.items())
+        super().__init__(
+            f"the {game} match with seed {seed} ({players} players, variant {options or 'none'}) "
+            f"failed: {type(error).__name__}: {error}"
+        )
+        self.seed = seed
+
+
 def simulate(
     game: Game,
     players: int,
@@ -226,7 +238,9 @@ def simulate(
 ) -> SimulationReport:
     """Play `games` random matches (match i from seed `seed + i`) and report.
 
-    Raises ValueError for a bad number of players or variant, before playing.
+    Raises ValueError for a bad number of players or variant, before playing,
+    and MatchFailed if the engine fails during a match (naming its seed, so
+    the failure can be replayed alone with `play_random_match`).
     `on_match` is called after each match (a progress bar hooks in here).
     """
     if games < 1:
@@ -236,7 +250,10 @@ def simulate(
     matches: list[MatchSummary] = []
     start = time.perf_counter()
     for i in range(games):
-        summary = play_random_match(game, players, seed + i, full_variant)
+        try:
+            summary = play_random_match(game, players, seed + i, full_variant)
+        except Exception as exc:
+            raise MatchFailed(game.name, players, seed + i, full_variant, exc) from exc
         matches.append(summary)
         if on_match is not None:
             on_match(summary)

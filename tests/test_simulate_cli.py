@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from referee.cli.main import cli
 from referee.games import Action, Event, Game, Observation, Outcome, State, load_game
 from referee.games.base import ranks_from_keys
-from referee.simulation import play_random_match, simulate, summariser_for, win_shares
+from referee.simulation import MatchFailed, play_random_match, simulate, summariser_for, win_shares
 
 REQUIRED_KEYS = {
     "games", "players", "games_per_second", "turns_mean", "turns_stdev", "end_reasons",
@@ -189,9 +189,10 @@ class Positions(Observation):
 class RaceState(State):
     """Every round all seats step 1 or 2 at once; the match ends after 3 rounds."""
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, broken: bool = False) -> None:
         self.positions = [0] * seats
         self.rounds = 0
+        self.broken = broken
 
     @property
     def num_seats(self) -> int:
@@ -204,6 +205,8 @@ class RaceState(State):
         return (Step(1), Step(2)) if seat in self.to_act() else ()
 
     def _apply(self, actions: Mapping[int, Action], record: bool) -> list[Event]:
+        if self.broken and self.rounds == 2:
+            raise RuntimeError("the toy engine broke")
         for seat, action in actions.items():
             assert isinstance(action, Step)
             self.positions[seat] += action.size
@@ -220,7 +223,7 @@ class RaceState(State):
         return Outcome("rounds_done", ranks_from_keys(self.positions))
 
     def clone(self) -> "RaceState":
-        new = RaceState(self.num_seats)
+        new = RaceState(self.num_seats, self.broken)
         new.positions, new.rounds = self.positions[:], self.rounds
         return new
 
@@ -236,7 +239,7 @@ class Race(Game):
     variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> State:
-        return RaceState(seats)
+        return RaceState(seats, broken=seed == 1013)
 
     def state_from_json(self, obj: Any) -> State:
         raise NotImplementedError
@@ -262,3 +265,9 @@ def test_a_game_without_summariser_gets_the_neutral_report() -> None:
     assert report.fact_means == {}
     with pytest.raises(ValueError, match="2 to 3 seats"):
         simulate(Race(), 4, games=1, seed=0)
+
+
+def test_an_engine_failure_names_the_match_to_replay() -> None:
+    with pytest.raises(MatchFailed, match="toy-race match with seed 1013 .*RuntimeError: the toy engine broke") as failed:
+        simulate(Race(), 2, games=10, seed=1010)
+    assert failed.value.seed == 1013

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from referee.games import Game, load_game
 from referee.games.base import parse_variant
-from referee.simulation import SimulationReport, simulate as run_simulation, summariser_for
+from referee.simulation import MatchFailed, SimulationReport, simulate as run_simulation, summariser_for
 
 BAR_WIDTH = 24
 """Characters of a full (100 %) bar in the report's share columns."""
@@ -78,7 +78,10 @@ def simulate(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--variant' / '--setup'") from None
 
-    report = _run_with_progress(game, seats, games, seed, variant)
+    try:
+        report = _run_with_progress(game, seats, games, seed, variant)
+    except MatchFailed as exc:
+        raise click.ClickException(f"{exc} (an engine bug: please report it with this line)") from exc
     if as_json:
         click.echo(json.dumps(report.to_json()))
     else:
