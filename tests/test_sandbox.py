@@ -29,6 +29,7 @@ from referee.sandbox import (
     Limits,
     PeerMismatch,
     Sandbox,
+    SandboxError,
     SandboxPolicy,
     SandboxUnavailable,
     SpawnFailed,
@@ -40,6 +41,7 @@ from referee.sandbox import (
 HOSTILE = Path(__file__).parent / "hostile"
 PY = sys.executable
 CAPS = capabilities()
+OWN_USER = CAPS.root and CAPS.switch_user
 
 
 @pytest.fixture(autouse=True)
@@ -322,3 +324,28 @@ def test_exposed_bot_folder_is_readable_but_not_writable(tmp_path: Path) -> None
         proc = spawn([PY, str(folder / "bot.py"), str(folder)], log_path=tmp_path / "b.log")
         assert proc.wait(30) == 2 and "No such file" in proc.read_log()
         proc.kill_tree()
+
+
+def test_strict_policy_refuses_an_unreachable_program(tmp_path: Path) -> None:
+    """A bot with its own uid whose program lies in a closed folder cannot
+    run when private mounts are off; strict says so instead of failing later."""
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    (closed / "bot.py").write_text("print('hello')\n")
+    policy = SandboxPolicy(private_mounts=False, strict=True, expose_interpreter=False)
+    if OWN_USER:
+        with pytest.raises(SandboxUnavailable):
+            spawn(["/bin/cat", str(closed / "bot.py")], log_path=tmp_path / "bot.log", policy=policy,
+                  expose=[closed])
+    else:  # the bot is the referee's user: it reaches the folder anyway
+        proc = spawn(["/bin/cat", str(closed / "bot.py")], log_path=tmp_path / "bot.log", policy=policy,
+                     expose=[closed])
+        assert proc.wait(30) == 0
+        proc.kill_tree()
+
+
+def test_a_sandbox_runs_one_process(tmp_path: Path) -> None:
+    with Sandbox("once") as box:
+        box.spawn(["/bin/true"], log_path=tmp_path / "bot.log").wait(30)
+        with pytest.raises(SandboxError):
+            box.spawn(["/bin/true"], log_path=tmp_path / "bot.log")

@@ -398,8 +398,8 @@ class _Supervisor:
 
     def cleanup(self) -> None:
         remove_tree(self.cfg["box_dir"])
-        if self.uid is not None:
-            purge_uid_files(self.uid)
+        if self.uid is not None and not self.cfg.get("private_mounts"):
+            purge_uid_files(self.uid)  # with private mounts its /tmp and the like died with it
 
     def exit_fields(self) -> dict[str, Any]:
         status = self.bot_status if self.bot_status is not None else 0

@@ -116,23 +116,32 @@ class Sandbox:
         self.caps = capabilities(self.policy.uid_range[0])
         self._lease: UidLease | None = None
         self.uid: int | None = self._choose_user()
-        self.isolate_network = self._wanted("network_namespace", self.policy.isolate_network,
-                                            "bots can open network connections")
-        self.private_mounts = self._wanted("private_mounts", self.policy.private_mounts,
-                                           "bots can read other processes' command lines in /proc "
-                                           "and share files in /tmp")
-        self.box_dir = Path(tempfile.mkdtemp(prefix=f"referee-box-{_safe(name)}-", dir=base_dir))
+        try:
+            self.isolate_network = self._wanted("network_namespace", self.policy.isolate_network,
+                                                "bots can open network connections")
+            self.private_mounts = self._wanted("private_mounts", self.policy.private_mounts,
+                                               "bots can read other processes' command lines in /proc "
+                                               "and share files in /tmp")
+            self.box_dir = Path(tempfile.mkdtemp(prefix=f"referee-box-{_safe(name)}-", dir=base_dir))
+        except BaseException:
+            if self._lease is not None:
+                self._lease.release()
+            raise
         self.workdir = self.box_dir / "work"
         self.socket_dir = self.box_dir / "sock"
-        for folder in (self.workdir, self.socket_dir):
-            folder.mkdir(mode=0o700)
-            if self.uid is not None:
-                os.chown(folder, self.uid, self.uid)
-        if self.uid is not None:
-            os.chmod(self.box_dir, 0o711)  # the bot may pass through, not list
         self.process: SandboxedProcess | None = None
         self.exposed: list[list[str]] = []
         self._closed = False
+        try:
+            for folder in (self.workdir, self.socket_dir):
+                folder.mkdir(mode=0o700)
+                if self.uid is not None:
+                    os.chown(folder, self.uid, self.uid)
+            if self.uid is not None:
+                os.chmod(self.box_dir, 0o711)  # the bot may pass through, not list
+        except BaseException:
+            self.close()
+            raise
 
     def socket_path(self, filename: str = "bot.sock") -> Path:
         """Where the bot should create its listening socket."""
