@@ -102,8 +102,7 @@ class Floor:
     def close(self) -> None:
         self.requests.put(self.end)
         self.channel.close()
-        self.process.terminate()
-        self.process.wait()
+        stop(self.process)
 
 
 # ---------------------------------------------------------------- decisions
@@ -167,8 +166,7 @@ class Decisions:
 
     def close(self) -> None:
         self.client.close()
-        self.process.terminate()
-        self.process.wait()
+        stop(self.process)
 
 
 def measure_interleaved(
@@ -185,6 +183,16 @@ def measure_interleaved(
                 run(block * per_block + i)
                 out.append(clock() - start)
     return times
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and SIGKILL if the process has not exited within 5 s."""
+    process.terminate()
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -204,9 +212,7 @@ def cold_start(socket_path: str, observation: Any, legal: tuple[Any, ...]) -> fl
     client.receive_decision(request_id=1, legal_actions=legal, timeout=5.0)
     elapsed = time.perf_counter() - begin
     client.close()
-    process.terminate()
-    process.wait()
-    os.unlink(socket_path) if os.path.exists(socket_path) else None
+    stop(process)
     return elapsed
 
 
@@ -222,7 +228,7 @@ def codec_costs(positions: list[tuple[Any, tuple[Any, ...]]]) -> dict[str, float
     encoder = wire.DecideEncoder(codec)
     encoded = [encoder.encode(i, o, legal, 1000) for i, (o, legal) in enumerate(positions)]
 
-    def per_call(fn: Callable[[], None]) -> float:
+    def per_call(fn: Callable[[], object]) -> float:
         best = float("inf")
         for _ in range(3):
             start = time.perf_counter()
@@ -244,9 +250,16 @@ def codec_costs(positions: list[tuple[Any, tuple[Any, ...]]]) -> dict[str, float
         "bot: decode observation only": per_call(
             lambda: [wire.decode_game_observation(codec, tpb.RefereeMessage.FromString(r).decide.observation) for r in encoded]
         ),
-        "mean legal actions per decision": statistics.fmean(len(legal) for _, legal in positions) * 1e-0,
-        "mean Decide size (bytes)": statistics.fmean(len(r) for r in encoded),
     }
+
+
+def decide_shape(positions: list[tuple[Any, tuple[Any, ...]]]) -> tuple[float, float]:
+    """Mean legal actions per decision and mean encoded Decide size in bytes."""
+    from referee.protocol import codec as wire
+
+    encoder = wire.DecideEncoder(wire.codec_for("gnadenlos"))
+    sizes = [len(encoder.encode(i, o, legal, 1000)) for i, (o, legal) in enumerate(positions)]
+    return statistics.fmean(len(legal) for _, legal in positions), statistics.fmean(sizes)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -263,7 +276,8 @@ def main(argv: list[str] | None = None) -> None:
 
     positions = sample_positions(2000, seed=7)
     costs = codec_costs(positions)
-    request_size = int(costs["mean Decide size (bytes)"])
+    mean_actions, mean_size = decide_shape(positions)
+    request_size = round(mean_size)
     tmp = tempfile.mkdtemp(prefix="pbench", dir="/tmp")
     try:
         floor = Floor(os.path.join(tmp, "floor.sock"), answer_size=16)
@@ -299,8 +313,8 @@ def main(argv: list[str] | None = None) -> None:
         ("bot cold start to first decision, p50 / max", f"{c50:.0f} ms / {cmax:.0f} ms",
          "target p50 ≤ 150 ms" + (" (met)" if c50 <= 150 else " (missed)")),
     ]
-    rows += [(name, f"{value:.1f} µs" if "µs" not in name and "bytes" not in name and "mean" not in name else f"{value:.1f}", "in-process, per decision")
-             for name, value in costs.items()]
+    rows += [(name, f"{value:.1f} µs", "in-process, per decision (best of 3 passes)") for name, value in costs.items()]
+    rows.append(("legal actions per decision; Decide size", f"{mean_actions:.1f}; {mean_size:.0f} B", "mean"))
     n = args.blocks * args.per_block
     table = "\n".join(["| figure | value | note |", "|---|---|---|", *(f"| {a} | {b} | {c} |" for a, b, c in rows)])
     from bench.recording import machine_summary, write_section

@@ -94,6 +94,42 @@ def _listen(bot: Bot, path: str) -> grpc.Server:
     return server
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class _StopSignals:
+    """Catches SIGTERM and SIGINT from the moment it is made; `wait()` blocks
+    the main thread until one has come.
+
+    The kernel may deliver a process signal to any thread, and gRPC runs
+    several: a main thread blocked in `threading.Event.wait()` is then never
+    woken (seen: a bot that ignored SIGTERM). The signal module's wakeup fd is
+    written by whichever thread receives the signal, so reading it works.
+    Made before the socket appears, so that no signal can find the default
+    handlers once the referee may know the bot.
+    """
+
+    def __init__(self) -> None:
+        self._read_fd, self._write_fd = os.pipe()
+        os.set_blocking(self._write_fd, False)
+        self._previous_fd = signal.set_wakeup_fd(self._write_fd, warn_on_full_buffer=False)
+        self._handlers = {signum: signal.signal(signum, lambda *_: None) for signum in STOP_SIGNALS}
+
+    def wait(self) -> int:
+        """The stop signal that came; restores the previous handlers."""
+        try:
+            while True:
+                for signum in os.read(self._read_fd, 16):
+                    if signum in self._handlers:
+                        return signum
+        finally:
+            for signum, handler in self._handlers.items():
+                signal.signal(signum, handler)
+            signal.set_wakeup_fd(self._previous_fd)
+            os.close(self._read_fd)
+            os.close(self._write_fd)
+
+
 def _warm_up(games: Sequence[str]) -> None:
     """Import the codecs (and rules engines) of the bot's games while the
     referee checks health and handshakes, instead of at the first MatchStart:
@@ -122,13 +158,11 @@ def serve(bot: Bot, argv: Sequence[str] | None = None) -> None:
     """
     args = _parse(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+    stop = _StopSignals()
     server = _listen(bot, args.socket)
     log.info("%s %s serving on %s", bot.name, bot.version, args.socket)
     threading.Thread(target=_warm_up, args=(bot.games,), name="warm-up", daemon=True).start()
-    stop.wait()
-    log.info("shutting down")
+    signum = stop.wait()
+    log.info("shutting down on signal %d", signum)
     server.stop(SHUTDOWN_GRACE).wait()
     _remove_stale_socket(args.socket)
