@@ -195,3 +195,17 @@ def test_gigabyte_on_stdout_is_capped_without_blocking(tmp_path: Path) -> None:
     assert size <= cap + len(TRUNCATED.format(cap=cap))
     assert proc.read_log(200).endswith("further output discarded]\n")
     assert psutil.Process().memory_info().rss - before < 64 * MiB  # the referee stayed small
+
+
+def test_losing_the_supervisor_still_kills_everything(tmp_path: Path) -> None:
+    """If the supervisor itself is killed (say, by the kernel's OOM killer),
+    the bot dies with it (PR_SET_PDEATHSIG) and the referee sweeps up the
+    rest of the tree: the status says "lost"."""
+    proc = hostile("escape_and_stay", tmp_path)
+    assert wait_for(lambda: "grandchild" in proc.read_log())
+    grandchild = int(proc.read_log().split()[-1])
+    os.kill(proc.supervisor_pid, signal.SIGKILL)
+    proc.wait(60)
+    status = proc.kill_tree()
+    assert status.reason == "lost"
+    assert not psutil.pid_exists(grandchild) or psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE

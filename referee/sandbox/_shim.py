@@ -95,7 +95,8 @@ def _bytes(text: str | None) -> bytes | None:
 
 
 def proc_table() -> dict[int, tuple[int, int, int]]:
-    """Every live process: pid -> (parent pid, session id, owner uid)."""
+    """Every live process (zombies left out: they are dead, only not yet
+    reaped by their parent): pid -> (parent pid, session id, owner uid)."""
     table: dict[int, tuple[int, int, int]] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -107,7 +108,8 @@ def proc_table() -> dict[int, tuple[int, int, int]]:
         except OSError:
             continue  # it ended while we looked
         fields = raw[raw.rindex(b")") + 2 :].split()
-        table[int(name)] = (int(fields[1]), int(fields[3]), owner)
+        if fields[0] not in (b"Z", b"X"):
+            table[int(name)] = (int(fields[1]), int(fields[3]), owner)
     return table
 
 
