@@ -58,7 +58,10 @@ class BotServicer(tgrpc.BotServicer):
                 if match is not None:
                     match.notify(message.notify)
             elif kind == "match_start":
-                match = _Match.start(self.bot, message.match_start)
+                try:
+                    match = _Match.start(self.bot, message.match_start)
+                except ValueError as exc:  # a game without protocol messages, a broken observation
+                    context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"cannot start the match: {exc}")
             elif kind == "match_end":
                 if match is not None:
                     match.end(message.match_end)

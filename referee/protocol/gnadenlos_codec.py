@@ -135,7 +135,7 @@ def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
         iou_hand_unknown=[h.unknown for h in obs.iou_hands],
         iou_private_colours=[c for c, _ in obs.iou_private],
         iou_private_values=[v for _, v in obs.iou_private],
-        market_states=[_SLOT_STATE.get(s, _KNOWN) for s in slots],  # type: ignore[call-overload]
+        market_states=[_SLOT_STATE.get(s, _KNOWN) for s in slots],  # type: ignore[arg-type]
         market_colours=[s[0] if type(s) is tuple else 0 for s in slots],
         market_values=[s[1] if type(s) is tuple else 0 for s in slots],
         market_row_sizes=[len(row) for row in obs.market],
