@@ -54,6 +54,7 @@ def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, res
         results.put("ready")
         start.wait()
         began = time.perf_counter()
+        referee_cpu, bots_cpu = time.process_time(), _cpu_seconds(bots)
         decisions = 0
         for seed in seeds:
             result = run_match(GAME, bots, seed=seed, time_control=control,
@@ -61,7 +62,8 @@ def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, res
             decisions += result.decisions
             if any(s.forfeit or s.strikes for s in result.seats):
                 raise RuntimeError(f"match {seed}: a random bot was struck; the figures would be wrong")
-        results.put((time.perf_counter() - began, decisions))
+        results.put((time.perf_counter() - began, decisions, time.process_time() - referee_cpu,
+                     _cpu_seconds(bots) - bots_cpu))
     except Exception as exc:
         results.put(f"error: {exc!r}")
         raise
@@ -70,8 +72,16 @@ def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, res
             bot.close()
 
 
-def timed_run(groups: list[list[int]], record_dir: str, warmup: int) -> float:
-    """Play each group of seeds in its own worker process, all at once."""
+def _cpu_seconds(bots: list[Any]) -> float:
+    """User + system CPU seconds the bot processes have used so far."""
+    import psutil
+
+    return sum(sum(psutil.Process(bot.pid).cpu_times()[:2]) for bot in bots)
+
+
+def timed_run(groups: list[list[int]], record_dir: str, warmup: int) -> tuple[float, float, float]:
+    """Wall seconds of playing every group of seeds in its own worker process,
+    all at once, and the CPU seconds per decision of the referees and the bots."""
     context = multiprocessing.get_context("spawn")  # no gRPC state inherited through fork
     start = context.Event()
     results = context.Queue()
@@ -83,12 +93,14 @@ def timed_run(groups: list[list[int]], record_dir: str, warmup: int) -> float:
         _expect(results.get(timeout=600), "ready")
     began = time.perf_counter()
     start.set()
-    for _ in workers:
-        _expect(results.get(timeout=600), "times")
+    reports = [results.get(timeout=600) for _ in workers]
     wall = time.perf_counter() - began
+    for report in reports:
+        _expect(report, "times")
     for worker in workers:
         worker.join()
-    return wall
+    decisions = sum(r[1] for r in reports)
+    return wall, sum(r[2] for r in reports) / decisions, sum(r[3] for r in reports) / decisions
 
 
 def _expect(message: Any, what: str) -> None:
@@ -194,18 +206,23 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str]]:
     half = len(seeds) // 2
     one_walls: list[float] = []
     two_walls: list[float] = []
+    cpu: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory(prefix="match-bench-") as scratch:
         # Alternate the two set-ups so that a busy spell of the machine hits both alike.
         for run in range(args.repeat):
             one_dir, two_dir = Path(scratch, f"one{run}"), Path(scratch, f"two{run}")
             one_dir.mkdir()
             two_dir.mkdir()
-            one_walls.append(timed_run([seeds], str(one_dir), args.warmup))
-            two_walls.append(timed_run([seeds[:half], seeds[half:]], str(two_dir), args.warmup))
+            one_wall, referee_cpu, bots_cpu = timed_run([seeds], str(one_dir), args.warmup)
+            one_walls.append(one_wall)
+            cpu.append((referee_cpu, bots_cpu))
+            two_walls.append(timed_run([seeds[:half], seeds[half:]], str(two_dir), args.warmup)[0])
         one_dir = Path(scratch, "one0")
         decisions = recorded_decisions(one_dir)
         engine_seconds, _ = in_process_seconds(one_dir)
     one_wall, two_wall = statistics.median(one_walls), statistics.median(two_walls)
+    referee_cpu = statistics.median(c[0] for c in cpu)
+    bots_cpu = statistics.median(c[1] for c in cpu)
     trips = round_trips(args.decisions, args.seed)
     load_after = os.getloadavg()[0]
     one_rate = len(seeds) / one_wall
@@ -215,6 +232,9 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str]]:
         ("matches/s, two at a time", f"{two_rate:.2f}", "two referee worker processes, four bots each"),
         ("two at a time / one at a time", f"{two_rate / one_rate:.2f}×", "target ≥ 1.6×"),
         ("wall time per decision in a match", f"{1000 * one_wall / decisions:.2f} ms", "one match at a time, all included"),
+        ("CPU per decision: referee / the four bots", f"{1000 * referee_cpu:.2f} ms / {1000 * bots_cpu:.2f} ms",
+         f"one match at a time keeps {(referee_cpu + bots_cpu) * decisions / one_wall:.2f} cores busy "
+         "(the ceiling for running matches side by side is what is left of the machine)"),
         ("in-process time of the same matches", f"{1000 * engine_seconds / len(seeds):.1f} ms/match",
          f"engine only (observations, legal actions, apply): {one_wall / engine_seconds:.0f}× faster than out of process"),
         ("decision round trip through the referee, p50", f"{1e6 * percentile(trips, 0.5):.0f} µs",
