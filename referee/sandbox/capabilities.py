@@ -10,7 +10,7 @@ records.
 
 from __future__ import annotations
 
-import json
+import marshal
 import logging
 import os
 import subprocess
@@ -92,12 +92,12 @@ def warn_once(key: str, message: str) -> None:
 
 def _probe(probe_uid: int) -> Capabilities:
     with tempfile.TemporaryDirectory(prefix="referee-probe-") as probe_dir:
-        config = json.dumps({"probe": True, "uid": probe_uid if os.geteuid() == 0 else None,
-                             "probe_dir": probe_dir})
+        config = marshal.dumps({"probe": True, "uid": probe_uid if os.geteuid() == 0 else None,
+                                "probe_dir": probe_dir})
         try:
-            out = subprocess.run([sys.executable, "-I", "-S", str(SHIM), config], capture_output=True,
+            out = subprocess.run([sys.executable, "-I", "-S", str(SHIM)], input=config, capture_output=True,
                                  timeout=30, check=True).stdout
-            found = json.loads(out)
+            found = marshal.loads(out)
         except (OSError, subprocess.SubprocessError, ValueError) as exc:
             log.warning("sandbox: capability probe failed (%s); assuming no protection", exc)
             found = {}

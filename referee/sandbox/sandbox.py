@@ -9,7 +9,7 @@ everything from then on. `spawn()` does both in one call.
 from __future__ import annotations
 
 import atexit
-import json
+import marshal
 import logging
 import os
 import select
@@ -288,7 +288,7 @@ class SandboxedProcess:
         keep = [status_w, control_r] + ([sandbox._lease.lock_fd] if sandbox._lease else [])
         try:
             shim = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(SHIM), "-"], stdin=subprocess.PIPE, stdout=log_w,
+                [sys.executable, "-I", "-S", str(SHIM)], stdin=subprocess.PIPE, stdout=log_w,
                 stderr=log_w, pass_fds=keep, start_new_session=True, close_fds=True, env={},
             )
         except BaseException:
@@ -300,11 +300,11 @@ class SandboxedProcess:
         log = CappedLog(log_r, log_path, sandbox.policy.limits.log_bytes, sandbox.name)
         try:
             assert shim.stdin is not None
-            shim.stdin.write(json.dumps(config).encode())
+            shim.stdin.write(marshal.dumps(config))
             shim.stdin.close()
         except BrokenPipeError:
             pass  # the supervisor died at once; the status read below says so
-        first, rest = _read_line(status_r, START_TIMEOUT)
+        first, rest = _read_first(status_r, START_TIMEOUT)
         if first is None or first.get("event") != "started":
             os.close(control_w)
             os.close(status_r)
@@ -450,9 +450,8 @@ class SandboxedProcess:
     def _read_status(self, fd: int, buffer: bytes) -> None:
         try:
             while True:
-                while b"\n" in buffer:
-                    line, buffer = buffer.split(b"\n", 1)
-                    event = json.loads(line)
+                events, buffer = _shim.unframe(buffer)
+                for event in events:
                     if event.get("event") == "exited":
                         self._status = self._interpret(event)
                         self._exited.set()
@@ -640,12 +639,15 @@ def _tasks_of(uid: int) -> int:
     return total
 
 
-def _read_line(fd: int, timeout: float) -> tuple[dict[str, Any] | None, bytes]:
-    """The first JSON line from the supervisor (None if it died or hung) and
+def _read_first(fd: int, timeout: float) -> tuple[dict[str, Any] | None, bytes]:
+    """The supervisor's first message (None if it died or hung) and
     whatever followed it."""
     deadline = time.monotonic() + timeout
     buffer = b""
-    while b"\n" not in buffer:
+    while True:
+        events, rest = _shim.unframe(buffer)
+        if events:
+            return events[0], b"".join(_shim.frame(e) for e in events[1:]) + rest
         left = deadline - time.monotonic()
         if left <= 0 or not select.select([fd], [], [], left)[0]:
             return None, b""
@@ -653,9 +655,6 @@ def _read_line(fd: int, timeout: float) -> tuple[dict[str, Any] | None, bytes]:
         if not chunk:
             return None, b""
         buffer += chunk
-    line, rest = buffer.split(b"\n", 1)
-    event = json.loads(line)
-    return (event if isinstance(event, dict) else None), rest
 
 
 def _finish(shim: subprocess.Popen[bytes]) -> None:
