@@ -90,7 +90,18 @@ def decode_action(msg: pb.Action) -> Action:
 
 # -------------------------------------------------------------- observation
 
-_SLOT_STATE = {None: _EMPTY, HIDDEN: _HIDDEN}
+_SLOT_CODE: dict[Slot, tuple[int, int, int]] = {
+    None: (_EMPTY, 0, 0),
+    HIDDEN: (_HIDDEN, 0, 0),
+    **{(c, v): (_KNOWN, c, v) for c in range(8) for v in range(8)},
+}
+"""A market slot as (state, colour, value); colours and values beyond the
+real ones (4 and 4) cost nothing and keep a scenario's odd slot encodable."""
+
+
+def _columns(rows: list[tuple[int, ...]], width: int) -> tuple[tuple[int, ...], ...]:
+    """Transpose rows of `width` values into `width` columns (empty rows: empty columns)."""
+    return tuple(zip(*rows)) if rows else ((),) * width  # type: ignore[return-value]
 
 
 def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
@@ -99,66 +110,74 @@ def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
     Built field by field from the observation only: the seed and the cards
     the seat does not know are not in it, so they cannot be sent. Nested
     lists go out flattened with their group sizes (see the proto for why).
+    Fields at their default (0, False, "", empty) are left out of the
+    constructor call: the message is the same (proto3 defaults), and the
+    upb constructor takes about half the time without them (measured).
     """
-    iou_cards = [c for h in obs.iou_hands for c in h.known]
-    bid_cards = [c for b in obs.bids if b for c in b]
-    slots = [s for row in obs.market for s in row]
-    return pb.Observation(
-        seat=obs.seat,
-        num_seats=obs.num_seats,
-        advanced=obs.advanced,
-        opt_out_variant=obs.opt_out_variant,
-        turn=obs.turn,
-        active=obs.active,
-        phase=obs.phase,
-        to_act=obs.to_act,
-        todo=obs.todo,
-        fields=obs.fields,
-        nuggets=obs.nuggets,
-        vultures=obs.vultures,
-        undertaker=obs.undertaker,
-        event=obs.event,
-        event_revealed=obs.event_revealed,
-        event_deck_count=obs.event_deck_count,
-        adv_hand_known=[c for h in obs.adv_hands for c in h.known],
-        adv_hand_sizes=[len(h.known) for h in obs.adv_hands],
-        adv_hand_unknown=[h.unknown for h in obs.adv_hands],
-        adv_private=obs.adv_private,
-        adv_deck_known=obs.adv_deck_known,
-        adv_deck_unknown=obs.adv_deck_unknown,
-        adv_discard=obs.adv_discard,
-        unit_cards=[c for u in obs.units for c in u],
-        unit_sizes=[len(u) for u in obs.units],
-        iou_hand_colours=[c for c, _ in iou_cards],
-        iou_hand_values=[v for _, v in iou_cards],
-        iou_hand_sizes=[len(h.known) for h in obs.iou_hands],
-        iou_hand_unknown=[h.unknown for h in obs.iou_hands],
-        iou_private_colours=[c for c, _ in obs.iou_private],
-        iou_private_values=[v for _, v in obs.iou_private],
-        market_states=[_SLOT_STATE.get(s, _KNOWN) for s in slots],  # type: ignore[arg-type]
-        market_colours=[s[0] if type(s) is tuple else 0 for s in slots],
-        market_values=[s[1] if type(s) is tuple else 0 for s in slots],
-        market_row_sizes=[len(row) for row in obs.market],
-        participants=obs.participants,
-        deciding=obs.deciding,
-        commits=obs.commits,
-        shot=obs.shot,
-        takers=obs.takers,
-        bid_order=obs.bid_order,
-        bid_pos=obs.bid_pos,
-        bid_made=[b is not None for b in obs.bids],
-        bid_sizes=[len(b) if b else 0 for b in obs.bids],
-        bid_colours=[c for c, _ in bid_cards],
-        bid_values=[v for _, v in bid_cards],
-        pick_order=obs.pick_order,
-        pick_pos=obs.pick_pos,
-        final_order=obs.final_order,
-        final_pos=obs.final_pos,
-        quiet=obs.quiet,
-        activity=obs.activity,
-        end_reason=obs.end_reason,
-        end_detail=obs.end_detail,
+    adv_hands, iou_hands, bids = obs.adv_hands, obs.iou_hands, obs.bids
+    iou_colours, iou_values = _columns([c for h in iou_hands for c in h.known], 2)
+    private_colours, private_values = _columns(list(obs.iou_private), 2)
+    bid_colours, bid_values = _columns([c for b in bids if b for c in b], 2)
+    market_states, market_colours, market_values = _columns(
+        [_SLOT_CODE[s] for row in obs.market for s in row], 3
     )
+    fields = {
+        "seat": obs.seat,
+        "num_seats": obs.num_seats,
+        "advanced": obs.advanced,
+        "opt_out_variant": obs.opt_out_variant,
+        "turn": obs.turn,
+        "active": obs.active,
+        "phase": obs.phase,
+        "to_act": obs.to_act,
+        "todo": obs.todo,
+        "fields": obs.fields,
+        "nuggets": obs.nuggets,
+        "vultures": obs.vultures,
+        "undertaker": obs.undertaker,
+        "event": obs.event,
+        "event_revealed": obs.event_revealed,
+        "event_deck_count": obs.event_deck_count,
+        "adv_hand_known": [c for h in adv_hands for c in h.known],
+        "adv_hand_sizes": [len(h.known) for h in adv_hands],
+        "adv_hand_unknown": [h.unknown for h in adv_hands],
+        "adv_private": obs.adv_private,
+        "adv_deck_known": obs.adv_deck_known,
+        "adv_deck_unknown": obs.adv_deck_unknown,
+        "adv_discard": obs.adv_discard,
+        "unit_cards": [c for u in obs.units for c in u],
+        "unit_sizes": [len(u) for u in obs.units],
+        "iou_hand_colours": iou_colours,
+        "iou_hand_values": iou_values,
+        "iou_hand_sizes": [len(h.known) for h in iou_hands],
+        "iou_hand_unknown": [h.unknown for h in iou_hands],
+        "iou_private_colours": private_colours,
+        "iou_private_values": private_values,
+        "market_states": market_states,
+        "market_colours": market_colours,
+        "market_values": market_values,
+        "market_row_sizes": [len(row) for row in obs.market],
+        "participants": obs.participants,
+        "deciding": obs.deciding,
+        "commits": obs.commits,
+        "shot": obs.shot,
+        "takers": obs.takers,
+        "bid_order": obs.bid_order,
+        "bid_pos": obs.bid_pos,
+        "bid_made": [b is not None for b in bids],
+        "bid_sizes": [len(b) if b else 0 for b in bids],
+        "bid_colours": bid_colours,
+        "bid_values": bid_values,
+        "pick_order": obs.pick_order,
+        "pick_pos": obs.pick_pos,
+        "final_order": obs.final_order,
+        "final_pos": obs.final_pos,
+        "quiet": obs.quiet,
+        "activity": obs.activity,
+        "end_reason": obs.end_reason,
+        "end_detail": obs.end_detail,
+    }
+    return pb.Observation(**{name: value for name, value in fields.items() if value})
 
 
 _UNKNOWN_SLOT: dict[int, Slot] = {_EMPTY: None, _HIDDEN: HIDDEN}
