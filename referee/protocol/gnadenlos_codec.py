@@ -95,8 +95,8 @@ _SLOT_CODE: dict[Slot, tuple[int, int, int]] = {
     HIDDEN: (_HIDDEN, 0, 0),
     **{(c, v): (_KNOWN, c, v) for c in range(8) for v in range(8)},
 }
-"""A market slot as (state, colour, value); colours and values beyond the
-real ones (4 and 4) cost nothing and keep a scenario's odd slot encodable."""
+"""A market slot as (state, colour, value), for colours and values 0..7 (the
+game has colours 0..3 and values 0..4; the spare entries cost nothing)."""
 
 
 def _columns(rows: list[tuple[int, ...]], width: int) -> tuple[tuple[int, ...], ...]:
