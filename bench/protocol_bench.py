@@ -216,6 +216,33 @@ def cold_start(socket_path: str, observation: Any, legal: tuple[Any, ...]) -> fl
     return elapsed
 
 
+def startup_costs(runs: int = 5) -> dict[str, float]:
+    """Milliseconds (medians) of what a cold start is made of: starting the
+    interpreter, and importing the random bot (and, within that, grpc)."""
+    bare, total, grpc_part = [], [], []
+    for _ in range(runs):
+        begin = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        bare.append(time.perf_counter() - begin)
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", "import bots.random.__main__, referee.protocol.gnadenlos_codec"],
+            check=True, capture_output=True, text=True,
+        )
+        cumulative = {}
+        for line in done.stderr.splitlines():
+            parts = line.split("|")
+            if len(parts) == 3 and parts[1].strip().isdigit():
+                name = parts[2].strip()
+                cumulative[name] = cumulative.get(name, 0) + int(parts[1])
+        total.append((cumulative.get("bots.random.__main__", 0) + cumulative.get("referee.protocol.gnadenlos_codec", 0)) / 1e6)
+        grpc_part.append(cumulative.get("grpc", 0) / 1e6)
+    return {
+        "interpreter start (python -c pass)": statistics.median(bare) * 1e3,
+        "imports of the random bot and its game codec": statistics.median(total) * 1e3,
+        "of which grpc": statistics.median(grpc_part) * 1e3,
+    }
+
+
 # ------------------------------------------------------------------- report
 
 
@@ -314,6 +341,7 @@ def main(argv: list[str] | None = None) -> None:
          "target p50 ≤ 150 ms" + (" (met)" if c50 <= 150 else " (missed)")),
     ]
     rows += [(name, f"{value:.1f} µs", "in-process, per decision (best of 3 passes)") for name, value in costs.items()]
+    rows += [(f"cold start part: {name}", f"{value:.0f} ms", "median of 5") for name, value in startup_costs().items()]
     rows.append(("legal actions per decision; Decide size", f"{mean_actions:.1f}; {mean_size:.0f} B", "mean"))
     n = args.blocks * args.per_block
     table = "\n".join(["| figure | value | note |", "|---|---|---|", *(f"| {a} | {b} | {c} |" for a, b, c in rows)])
