@@ -21,6 +21,7 @@ or `python -m bench saboteur`.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -229,7 +230,8 @@ def markdown(rows: Sequence[Row], args: argparse.Namespace) -> str:
         f"Measured by `python bench/saboteur_bench.py` on {machine_summary()}.",
         f"One process, one core; times are the process's CPU time (time.process_time), so other load on the machine does not count. Match rates: median and range of {args.repeat} runs of {args.games} matches "
         f"from fresh deals (seed {args.seed} on; uniformly random legal decisions, apply_unchecked). "
-        f"Per-call costs: best of {args.repeat} runs.",
+        f"Per-call costs: best of {args.repeat} runs. Load average (1 min) at the end of the run: "
+        f"{os.getloadavg()[0]:.1f}; with the cores shared, CPU times still vary by about 20% between runs.",
         "",
         "| figure | value | note |",
         "|---|---|---|",
