@@ -115,6 +115,19 @@ def test_unknown_fields_in_an_answer_are_tolerated():
         assert ask(bot.client, state, seat, 1) == state.legal_actions(seat)[0]
 
 
+def test_a_bot_that_floods_the_stream_is_cut_off():
+    """One answer per Decide; hundreds of unread ones cut the stream (a crash)
+    before they fill the referee's memory."""
+    _, state, seat = a_decision()
+    with bot_process(script("proto_raw.py", "--answer", "flood")) as bot:
+        start_match(bot.client, state, seat)
+        assert ask(bot.client, state, seat, 1) == state.legal_actions(seat)[0]
+        time.sleep(1.0)  # let the flood pile up unread
+        with pytest.raises(BotCrashed) as fault:
+            ask(bot.client, state, seat, 2)
+        assert "answers nobody asked for" in fault.value.detail
+
+
 def test_a_bot_that_dies_mid_match_has_crashed():
     _, state, seat = a_decision()
     with bot_process(script("proto_crash.py")) as bot:

@@ -57,6 +57,9 @@ _PLAY = f"/{SERVICE}/Play"
 _HANDSHAKE = f"/{SERVICE}/Handshake"
 _MAX_ANSWER_BYTES = 1 << 20
 """A decision is a few dozen bytes; anything near this is hostile."""
+_MAX_UNREAD_ANSWERS = 64
+"""A bot answers each Decide once; this many unread answers is a flood, and
+the stream is cut (a crash) before it eats the referee's memory."""
 _CLOSE_WAIT = 1.0
 """Seconds `end_match` waits for the bot to close its side of the stream."""
 
@@ -160,6 +163,10 @@ class _MatchStream:
         answers = self.answers
         try:
             for raw in self.call:
+                if answers.qsize() >= _MAX_UNREAD_ANSWERS:
+                    self.call.cancel()
+                    answers.put(_Closed(f"the bot sent more than {_MAX_UNREAD_ANSWERS} answers nobody asked for"))
+                    return
                 answers.put(raw)
             answers.put(_Closed("the bot closed the match stream"))
         except grpc.RpcError as exc:

@@ -6,6 +6,7 @@
   no-action  a Decision without an action
   unasked    a valid action for a request id that was never asked
   ok         the first legal action, with unknown fields appended (tolerated)
+  flood      the first legal action, 500 times over
 `--protocol-version N` is what its handshake claims.
 """
 
@@ -52,7 +53,8 @@ def main():
     def play(requests, context):
         for message in requests:
             if message.WhichOneof("kind") == "decide":
-                yield answer(args.answer, message.decide)
+                for _ in range(500 if args.answer == "flood" else 1):
+                    yield answer(args.answer, message.decide)
 
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     status = health.HealthServicer()
