@@ -145,3 +145,12 @@ def test_no_message_has_a_seed_field():
 
     names = set(fields(tpb.RefereeMessage.DESCRIPTOR, set()))
     assert "observation" in names and not [n for n in names if "seed" in n]
+
+
+def test_time_control_round_trips_in_milliseconds():
+    from referee.protocol.client import GRACE, TimeControl
+
+    for control in (TimeControl(), TimeControl(move_time=0.2, time_bank=30.0), TimeControl(0.05, 0.0, 0.1)):
+        assert TimeControl.from_message(control.to_message()) == control
+    assert TimeControl().to_message().grace_ms == round(GRACE * 1000)
+    assert not TimeControl().to_message().HasField("time_bank_ms")
