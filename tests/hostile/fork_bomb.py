@@ -2,13 +2,19 @@
 the kernel first refuses a fork (the sandbox's process limit)."""
 
 import os
-import sys
 
-told = False
-while True:
-    try:
-        os.fork()
-    except OSError as exc:
-        if not told:
-            told = True
-            print(f"fork refused: {exc.strerror}", flush=True)
+from _as_bot import run
+
+
+def act(_args):
+    told = False
+    while True:
+        try:
+            os.fork()
+        except OSError as exc:
+            if not told:
+                told = True
+                print(f"fork refused: {exc.strerror}", flush=True)
+
+
+run(act, "fork-bomb")

@@ -1,8 +1,13 @@
 """Hostile bot: eats memory in 32 MiB steps, touching every page, for ever."""
 
-import sys
+from _as_bot import run
 
-hoard = []
-while True:
-    hoard.append(bytearray(32 * 1024 * 1024))
-    print(f"holding {len(hoard) * 32} MiB", flush=True)
+
+def act(_args):
+    hoard = []
+    while True:
+        hoard.append(bytearray(32 * 1024 * 1024))
+        print(f"holding {len(hoard) * 32} MiB", flush=True)
+
+
+run(act, "memory-hog")

@@ -1,12 +1,13 @@
 """Hostile bot: tries TCP to a port on localhost and to an outside address,
 and UDP out; prints one JSON line with what happened to each attempt.
 
-Usage: network.py LOCAL_PORT
+Usage: network.py [LOCAL_PORT]   (default 22)
 """
 
 import json
 import socket
-import sys
+
+from _as_bot import run
 
 
 def attempt(family, kind, address):
@@ -21,9 +22,13 @@ def attempt(family, kind, address):
         return f"failed: {exc.strerror or exc}"
 
 
-port = int(sys.argv[1])
-print(json.dumps({
-    "localhost": attempt(socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", port)),
-    "outside": attempt(socket.AF_INET, socket.SOCK_STREAM, ("1.1.1.1", 443)),
-    "udp_outside": attempt(socket.AF_INET, socket.SOCK_DGRAM, ("8.8.8.8", 53)),
-}), flush=True)
+def act(args):
+    port = int(args[0]) if args else 22
+    print(json.dumps({
+        "localhost": attempt(socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", port)),
+        "outside": attempt(socket.AF_INET, socket.SOCK_STREAM, ("1.1.1.1", 443)),
+        "udp_outside": attempt(socket.AF_INET, socket.SOCK_DGRAM, ("8.8.8.8", 53)),
+    }), flush=True)
+
+
+run(act, "network")
