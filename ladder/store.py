@@ -116,6 +116,8 @@ class Store:
             raise StoreError(
                 f"{self.path} is an SQLite database of another program; pass --db with another path"
             )
+        if "schema_version" in tables and self._current(conn):
+            return  # nothing to migrate: no write lock, so readers never wait for a running ladder
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -139,6 +141,16 @@ class Store:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    def _current(self, conn: sqlite3.Connection) -> bool:
+        """The schema is at the latest version and the database is ours."""
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        if row is None or row[0] != LATEST_VERSION:
+            return False
+        app = conn.execute("SELECT value FROM meta WHERE key = 'application_id'").fetchone()
+        if app is None or app[0] != APPLICATION_ID:
+            raise StoreError(f"{self.path} is not a ladder database; pass --db with another path")
+        return True
 
     def close(self) -> None:
         self._conn.close()
