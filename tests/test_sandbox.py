@@ -119,6 +119,16 @@ def test_bot_runs_as_its_own_user_when_root(tmp_path: Path) -> None:
             assert box.uid is None and int(uid) == os.getuid()
 
 
+def test_protections_are_recorded() -> None:
+    with Sandbox("record") as box:
+        seen = box.protections()
+    assert seen["network_namespace"] == CAPS.network_namespace
+    assert seen["private_mounts"] == CAPS.private_mounts
+    assert (seen["own_uid"] is not None) == OWN_USER
+    assert set(seen["unavailable"]) == {"network_namespace", "private_mounts", "switch_user"} & set(CAPS.missing())
+    assert seen["limits"]["max_processes"] == Limits().max_processes
+
+
 def test_two_sandboxes_get_different_users() -> None:
     with Sandbox("a") as one, Sandbox("b") as two:
         if CAPS.root and CAPS.switch_user:

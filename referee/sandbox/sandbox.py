@@ -115,6 +115,8 @@ class Sandbox:
         self.policy = policy or SandboxPolicy()
         self.caps = capabilities(self.policy.uid_range[0])
         self._lease: UidLease | None = None
+        self.unavailable: list[str] = []
+        """Protections the policy asked for that this machine could not give."""
         self.uid: int | None = self._choose_user()
         try:
             self.isolate_network = self._wanted("network_namespace", self.policy.isolate_network,
@@ -154,6 +156,7 @@ class Sandbox:
             "network_namespace": self.isolate_network,
             "private_mounts": self.private_mounts,
             "limits": self.policy.limits.as_dict(),
+            "unavailable": list(self.unavailable),
         }
 
     def spawn(self, argv: Sequence[str], *, log_path: Path, env: Mapping[str, str] | None = None,
@@ -243,6 +246,7 @@ class Sandbox:
     def _missing(self, capability: str, consequence: str) -> None:
         if self.policy.strict:
             raise SandboxUnavailable(f"{capability} is not available on this machine: {consequence}")
+        self.unavailable.append(capability)
         warn_missing(capability, consequence)
 
 
