@@ -371,13 +371,13 @@ class SandboxedProcess:
                 except OSError:
                     pass
                 self._exited.wait(KILL_TIMEOUT)
-                _finish(self._shim)
-                self._exited.wait(1.0)
+                _await_exit(self._shim.pid, KILL_TIMEOUT)
                 self._reader.join(1.0)
+                self._sweep()  # before the supervisor is reaped: its pid still names this tree
+                _finish(self._shim)
                 if self._status is None:
                     self._status = self._lost()
                     self._exited.set()
-                self._sweep()
                 self._log.join(KILL_TIMEOUT)
         self.sandbox.close()
         assert self._status is not None
@@ -467,8 +467,8 @@ class SandboxedProcess:
             os.close(fd)
             if self._status is None and not self._killed:
                 # the supervisor died without a report: clean up ourselves
-                self._status = self._lost()
                 self._sweep()
+                self._status = self._lost()
                 self._exited.set()
 
     def _interpret(self, event: Mapping[str, Any]) -> ExitStatus:
@@ -493,7 +493,8 @@ class SandboxedProcess:
                           cpu_seconds=0.0, max_rss_bytes=0, log_truncated=self._log.truncated)
 
     def _sweep(self) -> None:
-        """Backstop when the supervisor could not finish: kill what is left."""
+        """Backstop when the supervisor could not finish: kill what is left.
+        Call it before the supervisor is reaped (see `_await_exit`)."""
         deadline = time.monotonic() + KILL_TIMEOUT
         while (left := self.members()) and time.monotonic() < deadline:
             for pid in left:
@@ -504,8 +505,8 @@ class SandboxedProcess:
             time.sleep(0.01)
         if left:
             log.error("sandbox %s: processes %s survived SIGKILL", self.name, left)
-        if self._status is not None and self._status.reason == "lost" and self.uid is not None:
-            _shim.purge_uid_files(self.uid)  # the supervisor could not clean up after it
+        if self._status is None and self.uid is not None:
+            _shim.purge_uid_files(self.uid)  # no report: the supervisor may not have cleaned up
 
 
 def spawn(argv: Sequence[str], *, log_path: Path, policy: SandboxPolicy | None = None,
@@ -659,6 +660,19 @@ def _read_first(fd: int, timeout: float) -> tuple[dict[str, Any] | None, bytes]:
         if not chunk:
             return None, b""
         buffer += chunk
+
+
+def _await_exit(pid: int, timeout: float) -> None:
+    """Wait until child `pid` has ended, without reaping it (its pid stays
+    reserved, so the sweep cannot mistake a newcomer for a member)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return
+        except ChildProcessError:
+            return  # already reaped
+        time.sleep(0.005)
 
 
 def _finish(shim: subprocess.Popen[bytes]) -> None:
