@@ -409,7 +409,8 @@ class _Supervisor:
         """SIGKILL the bot's whole tree and reap until no child is left."""
         me = os.getpid()
         while True:
-            _signal_group(self.bot, signal.SIGKILL)
+            if self.bot_status is None:  # once reaped, its pid (and group id) may be reused
+                _signal_group(self.bot, signal.SIGKILL)
             if self.uid is not None:
                 _kill_uid(self.uid)
             for pid in descendants(me):
