@@ -5,9 +5,11 @@ Measures:
   a fresh deal, then legal_actions + apply_unchecked with uniformly random
   choices until the end;
 - legal-move generation on the largest mazes met in play (path-heavy random
-  play, 30-odd cards): legal_actions of a hand of path cards with cold caches,
-  the candidate cells alone (maze.frontier), and connectivity kept
-  incrementally (a placement) against recomputed from the start, side by side;
+  play, 30-odd cards): legal_actions of a hand of path cards with cold caches
+  (the candidate cells computed from scratch, as on a fresh position), the
+  candidate cells alone (maze.frontier), and a placement (connectivity and the
+  candidate cells kept up to date incrementally) against connectivity
+  recomputed from the start, side by side;
 - the candidate cells of a synthetic 20 x 20 maze of crossroads (400 cards),
   beyond any real match, to show the cost follows the maze's size, not a board's;
 - microseconds per call of observe(), determinize(), clone() and apply().
@@ -201,7 +203,7 @@ def measure(args: argparse.Namespace) -> list[Row]:
         ("large mazes from play", f"{len(states)} positions", f"{cells:.1f} cards on the table, {slots:.1f} candidate cells, {actions:.0f} legal actions (mean)"),
         ("legal_actions, cold caches", f"{legal_us:.1f} µs", "per call on those mazes"),
         ("  of which candidate cells (maze.frontier)", f"{frontier_us:.1f} µs", "per call"),
-        ("apply_unchecked of a placement", f"{placement_us:.1f} µs", "connectivity kept incrementally, goal check included"),
+        ("apply_unchecked of a placement", f"{placement_us:.1f} µs", "connectivity and candidate cells kept incrementally, goal check included"),
         ("connectivity recomputed from the start", f"{recompute_us:.1f} µs", "per call, as after a rockfall"),
         ("recomputed / incremental placement", f"{recompute_us / placement_us:.1f}×", "ratio, measured side by side"),
     ]

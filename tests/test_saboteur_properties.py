@@ -233,3 +233,25 @@ def test_determinize_never_uses_the_true_seed() -> None:
     assert a == b and a["streams"] != c["streams"]
     assert 123456789012345 not in (a["seed"], c["seed"])
     assert "123456789012345" not in json.dumps(obs.to_json())
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(seats=st.integers(3, 10), seed=st.integers(0, 2**62), greed=st.sampled_from([0.3, 0.9]))
+def test_incremental_candidate_cells_match_a_fresh_computation(seats: int, seed: int, greed: float) -> None:
+    """The candidate cells kept up to date by placements (and shared by clones)
+    give the same legal actions as a state rebuilt from JSON, which computes
+    them from scratch, at every decision."""
+    state = GAME.new_state(seats, seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        (seat,) = state.to_act()
+        assert state.legal_actions(seat) == GAME.state_from_json(state.to_json()).legal_actions(seat)
+        twin = state.clone()
+        state.apply({seat: choose(state, rng, greed)})
+        # The clone shares the candidate cells; its own different move must not
+        # see the original's, nor change them under it.
+        twin.apply({seat: choose(twin, rng, greed)})
+        for world in (twin, state):
+            if not world.is_terminal():
+                (actor,) = world.to_act()
+                assert world.legal_actions(actor) == GAME.state_from_json(world.to_json()).legal_actions(actor)

@@ -28,8 +28,10 @@ the new card needs one open edge there).
 """
 
 
-def spread(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: set[Cell], origin: Cell) -> None:
-    """Add to `conn` every through card reachable from `origin` (already in it)."""
+def spread(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: set[Cell], origin: Cell) -> list[Cell]:
+    """Add to `conn` every through card reachable from `origin` (already in it);
+    returns the cells added."""
+    added: list[Cell] = []
     stack = [origin]
     while stack:
         x, y = stack.pop()
@@ -39,7 +41,9 @@ def spread(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: se
                 nb = (x + dx, y + dy)
                 if nb not in conn and edges.get(nb, 0) & facing and THROUGH[cells[nb][0]]:
                     conn.add(nb)
+                    added.append(nb)
                     stack.append(nb)
+    return added
 
 
 def connected(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], start: Cell) -> set[Cell]:
@@ -61,28 +65,49 @@ def reaching_sides(edges: dict[Cell, int], conn: set[Cell], cell: Cell) -> int:
     return sides
 
 
-def frontier(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: set[Cell]) -> tuple[Slot, ...]:
-    """Every empty cell a path card could go to, in (x, y) order, with its constraints."""
-    candidates: set[Cell] = set()
+def slot(edges: dict[Cell, int], conn: set[Cell], cell: Cell) -> Slot | None:
+    """The constraints of an empty cell, or None if no connected open edge faces it."""
+    x, y = cell
+    fixed = required = need = 0
+    for edge, dx, dy, facing in DIRECTIONS:
+        nb = (x + dx, y + dy)
+        theirs = edges.get(nb)
+        if theirs is None:
+            continue
+        fixed |= edge
+        if theirs & facing:
+            required |= edge
+            if nb in conn:
+                need |= edge
+    return (x, y, fixed, required, need) if need else None
+
+
+def frontier(cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int], conn: set[Cell]) -> dict[Cell, Slot]:
+    """From scratch: every empty cell a path card could go to, with its constraints."""
+    slots: dict[Cell, Slot] = {}
     for x, y in conn:
         mask = edges[(x, y)]
         for edge, dx, dy, _ in DIRECTIONS:
             if mask & edge:
                 nb = (x + dx, y + dy)
-                if nb not in cells:
-                    candidates.add(nb)
-    slots: list[Slot] = []
-    for x, y in sorted(candidates):
-        fixed = required = need = 0
-        for edge, dx, dy, facing in DIRECTIONS:
+                if nb not in cells and nb not in slots:
+                    found = slot(edges, conn, nb)
+                    if found is not None:
+                        slots[nb] = found
+    return slots
+
+
+def refresh(slots: dict[Cell, Slot], cells: dict[Cell, tuple[int, bool]], edges: dict[Cell, int],
+            conn: set[Cell], changed: list[Cell]) -> None:
+    """Bring `slots` up to date after cards were added at, or connected at, the
+    `changed` cells: only their empty neighbours can have new constraints."""
+    for x, y in changed:
+        slots.pop((x, y), None)
+        for _, dx, dy, _ in DIRECTIONS:
             nb = (x + dx, y + dy)
-            theirs = edges.get(nb)
-            if theirs is None:
-                continue
-            fixed |= edge
-            if theirs & facing:
-                required |= edge
-                if nb in conn:
-                    need |= edge
-        slots.append((x, y, fixed, required, need))
-    return tuple(slots)
+            if nb not in cells:
+                found = slot(edges, conn, nb)
+                if found is None:
+                    slots.pop(nb, None)
+                else:
+                    slots[nb] = found

@@ -118,8 +118,13 @@ class SaboteurState(State):
         self.supply: list[int] = []
         """The nugget supply; its top is the last element."""
         self.results: list[dict[str, Any]] = []
+        self._slot_map: dict[Cell, maze.Slot] | None = None
+        """Candidate cells for path cards, kept up to date by placements; None
+        after a rockfall or a new deal (then rebuilt when next needed)."""
+        self._slot_map_shared = False
+        """True while a clone shares `_slot_map` (copy before changing it)."""
         self._slots: tuple[maze.Slot, ...] | None = None
-        """Candidate cells for path cards, until the maze changes."""
+        """`_slot_map` in cell order, until it changes."""
         self._rockfalls: tuple[Rockfall, ...] | None = None
         """Rockfall actions (every path card on the table), until the maze changes."""
         self._legal: tuple[Any, ...] | None = None
@@ -251,7 +256,10 @@ class SaboteurState(State):
         (S-4.2) and `e & need` is not empty (S-4.3); see maze.Slot.
         """
         if self._slots is None:
-            self._slots = maze.frontier(self.cells, self.edges, self.conn)
+            if self._slot_map is None:
+                self._slot_map = maze.frontier(self.cells, self.edges, self.conn)
+                self._slot_map_shared = False
+            self._slots = tuple(self._slot_map[cell] for cell in sorted(self._slot_map))
         kind = KINDS[k]
         upright = kind.edges
         down = ((upright << 2) | (upright >> 2)) & 15
@@ -316,6 +324,8 @@ class SaboteurState(State):
         new.nuggets = [p[:] for p in self.nuggets]
         new.supply = self.supply[:]
         new.results = self.results[:]
+        new._slot_map = self._slot_map
+        new._slot_map_shared = self._slot_map_shared = self._slot_map is not None
         new._slots = self._slots
         new._rockfalls = self._rockfalls
         new._legal = self._legal
@@ -366,10 +376,19 @@ class SaboteurState(State):
             return
         self.active = (seat + 1) % self.n
 
-    def _maze_changed(self) -> None:
-        """Drop what was derived from the maze (a card was placed, removed or turned up)."""
+    def _maze_changed(self, changed: list[Cell] | None = None) -> None:
+        """Update what was derived from the maze: incrementally after cards were
+        placed or connected at the `changed` cells, from scratch (None) after a
+        removal or a new deal."""
         self._slots = None
         self._rockfalls = None
+        if changed is None or self._slot_map is None:
+            self._slot_map = None
+            return
+        if self._slot_map_shared:
+            self._slot_map = dict(self._slot_map)
+            self._slot_map_shared = False
+        maze.refresh(self._slot_map, self.cells, self.edges, self.conn, changed)
 
     def _take(self, seat: Seat, name: str) -> int:
         """Remove one card of kind `name` from the seat's hand (the first such)."""
@@ -387,10 +406,11 @@ class SaboteurState(State):
         self.cells[cell] = (card, action.turned)
         self.edges[cell] = EDGES[card][action.turned]
         self.known[card] = self._all
+        changed = [cell]
         if THROUGH[card]:
             self.conn.add(cell)
-            maze.spread(self.cells, self.edges, self.conn, cell)
-        self._maze_changed()
+            changed += maze.spread(self.cells, self.edges, self.conn, cell)
+        self._maze_changed(changed)
         self._log("path_placed", self._all, seat=seat, card=NAME[card], x=action.x, y=action.y, turned=action.turned)
         return self._reveal_reached_goals()
 
@@ -419,8 +439,7 @@ class SaboteurState(State):
                 self.goal_up[i] = True
                 self.known[card] = self._all
                 self.conn.add(cell)
-                maze.spread(self.cells, self.edges, self.conn, cell)
-                self._maze_changed()
+                self._maze_changed([cell, *maze.spread(self.cells, self.edges, self.conn, cell)])
                 self._log("goal_revealed", self._all, x=cell[0], y=cell[1], card=NAME[card], turned=turn)
                 gold = gold or card == GOLD_CARD
                 changed = True
