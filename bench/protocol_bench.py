@@ -85,11 +85,16 @@ class Floor:
     def with_reader_thread(self) -> Callable[[bytes], None]:
         """The same ping-pong with answers handed over by a reader thread, as
         BotClient does so that it can stop waiting at its deadline."""
+        import grpc
+
         answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
         def read() -> None:
-            for answer in self.answers:
-                answers.put(answer)
+            try:
+                for answer in self.answers:
+                    answers.put(answer)
+            except grpc.RpcError:  # the channel closed at the end of the run
+                pass
 
         threading.Thread(target=read, daemon=True).start()
 
