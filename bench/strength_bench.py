@@ -114,12 +114,13 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def run_setting(
-    setting: str, matches: int, workers: int, progress: Callable[[list[MatchFigures], float], None]
+    setting: str, matches: int, workers: int, progress: Callable[[list[MatchFigures], float], None],
+    first: int = 0,
 ) -> tuple[list[MatchFigures], float]:
     """Play the matches of `setting`; `progress` gets the figures so far every
     PROGRESS_EVERY matches, so a run stopped early still leaves its results."""
     started = time.monotonic()
-    jobs = [(setting, m) for m in range(matches)]
+    jobs = [(setting, m) for m in range(first, first + matches)]
     figures: list[MatchFigures] = []
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         for figure in pool.imap_unordered(play_one, jobs, chunksize=1):
@@ -279,6 +280,8 @@ def _save_rows(path: Path | None, rows: list[dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench strength", description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200, help="matches per setting (default 200)")
+    parser.add_argument("--first-match", type=int, default=0,
+                        help="index of the first match (its deal and the tested seat follow from it)")
     parser.add_argument("--workers", type=int, default=2,
                         help="worker processes (default 2; more than the cores only shares a busy machine's CPU "
                              "in our favour, which the CPU-time budget allows)")
@@ -302,7 +305,7 @@ def main(argv: list[str] | None = None) -> None:
             console.print(f"  {setting}: {len(so_far)} matches, {100 * partial['share']:.1f} % "  # type: ignore[operator]
                           f"in {seconds:.0f} s")
 
-        figures, seconds = run_setting(setting, args.matches, args.workers, progress)
+        figures, seconds = run_setting(setting, args.matches, args.workers, progress, args.first_match)
         row = summarise(setting, figures, seconds)
         rows = [r for r in rows if r["setting"] != setting] + [row]
         _save_rows(args.rows, rows)
