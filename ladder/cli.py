@@ -72,6 +72,23 @@ def parse_players(text: str, game: str) -> tuple[int, ...]:
     return sizes
 
 
+def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
+    """KEY=VALUE options as the game's variant (only the ones given)."""
+    from referee.games import load_game
+
+    variant = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--variant")
+        variant[key.strip()] = value.strip()
+    try:
+        load_game(game).check_variant(variant)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--variant") from None
+    return variant
+
+
 @click.command()
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--name", default=None, help="The bot's ladder name (required unless bot.toml names it).")
@@ -136,11 +153,13 @@ def bots(db_path: Path | None, as_json: bool) -> None:
 @click.option("--recompute", is_flag=True, help="Recompute ratings from the stored results, compare, and exit.")
 @click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
 @click.option("--seed", type=int, default=None, help="Seed of the matchmaking (tables and deals).")
+@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
+              help="A rule variant of the game (repeatable), e.g. setup=advanced.")
 @game_option
 @db_option
 def ladder(matches: int | None, until_stable: bool, confidence: float, workers: int | None, move_time: float,
-           players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None, game: str,
-           db_path: Path | None) -> None:
+           players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
+           variants: tuple[str, ...], game: str, db_path: Path | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.pool import ProcessPool
     from ladder.render import LiveView, standings_table
@@ -152,6 +171,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
     from referee.protocol.client import TimeControl
 
     sizes = parse_players(players, game)
+    variant = parse_variant(variants, game)
     console = make_console()
     with open_store(db_path) as store:
         if recompute:
@@ -167,7 +187,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
             register_builtins(store, game)
         budget = matches or (DEFAULT_STABLE_BUDGET if until_stable else DEFAULT_MATCHES)
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
-                              sizes=sizes, duplicate=not no_duplicate, seed=seed)
+                              sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)
         factory = functools.partial(RealRunner, store.records_dir, TimeControl(move_time=move_time),
                                     store.root / "logs")
         pool = ProcessPool(workers or min(os.cpu_count() or 1, 4), factory)
