@@ -99,7 +99,7 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @db_option
 def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,
            game: str, db_path: Path | None) -> None:
-    """Validate a bot (executable, or folder with bot.toml) and register it."""
+    """Check a bot (file or folder with bot.toml) and register it."""
     from ladder.submission import SubmissionError
     from ladder.submission import submit as do_submit
 
@@ -244,7 +244,7 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
 @game_option
 @db_option
 def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | None) -> None:
-    """Show a bot's own output (its logs) and the forfeits recorded against it."""
+    """Show a bot's own output and its forfeits."""
     from ladder.standings import forfeits_of
 
     with open_store(db_path) as store:
