@@ -212,3 +212,31 @@ def test_losing_the_supervisor_still_kills_everything(tmp_path: Path) -> None:
     status = proc.kill_tree()
     assert status.reason == "lost"
     assert not psutil.pid_exists(grandchild) or psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE
+
+
+def test_renew_turns_the_limits_into_per_match_budgets(tmp_path: Path) -> None:
+    """A warm bot gets fresh CPU and wall budgets at each match start."""
+    proc = hostile("busy_loop", tmp_path, Limits(cpu_seconds=1))
+    assert wait_for(lambda: _cpu(proc.pid) >= 0.5)
+    proc.renew()  # a new match: one more CPU second from now
+    proc.wait(120)
+    status = proc.kill_tree()
+    assert status.reason == "cpu_limit" and status.cpu_seconds >= 1.5
+
+    sleeper = spawn([PY, "-c", "import time; time.sleep(600)"], log_path=tmp_path / "sleeper.log",
+                    policy=SandboxPolicy(limits=Limits(wall_seconds=3.0)))
+    started = time.monotonic()
+    while time.monotonic() - started < 4.0:  # twice its wall budget, renewed as matches start
+        sleeper.renew()
+        time.sleep(0.2)
+    assert sleeper.poll() is None
+    sleeper.wait(60)  # no more matches: the watchdog ends it
+    assert sleeper.kill_tree().reason == "wall_limit"
+
+
+def _cpu(pid: int) -> float:
+    try:
+        times = psutil.Process(pid).cpu_times()
+    except psutil.Error:
+        return 0.0
+    return times.user + times.system

@@ -35,6 +35,7 @@ Public API::
         proc = box.spawn([exe, "--socket", str(sock)], log_path=log,
                          env={"REFEREE_BOT_SOCKET": str(sock)})
         proc.verify_socket(sock)               # PeerCredentials or PeerMismatch
+        proc.renew()                           # at each match start: fresh CPU/wall budget
         proc.poll(); proc.wait(timeout); proc.returncode; proc.read_log()
         status = proc.terminate(grace=0.5)     # or proc.kill_tree(); ExitStatus
     # or in one call: proc = spawn(argv, log_path=..., policy=..., env=..., name=...)

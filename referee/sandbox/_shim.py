@@ -12,8 +12,8 @@ starts in about 30 ms). The referee starts it in a new session; it then:
    PR_SET_PDEATHSIG, private working folder, stdin from /dev/null, scrubbed
    environment, no inherited descriptors but stdout/stderr (the log pipe);
 3. watches four things: the bot's exit (SIGCHLD), the referee's commands on
-   the control pipe ("T" = SIGTERM the bot's group, "K" or end of file =
-   kill everything), the referee itself (a pidfd: if the referee dies for
+   the control pipe ("T" = SIGTERM the bot's group, "R" = restart the wall
+   clock, "K" or end of file = kill everything), the referee itself (a pidfd: if the referee dies for
    any reason, even SIGKILL, everything is killed), and the wall clock;
 4. kills the whole tree (SIGKILL to the bot's group, to every descendant,
    and — when the bot has its own uid — to every process of that uid from a
@@ -388,6 +388,8 @@ class _Supervisor:
                 if b"T" in data:
                     self.term_requested = True
                     _signal_group(self.bot, signal.SIGTERM)
+                if b"R" in data and wall is not None:
+                    deadline = time.monotonic() + wall  # a warm bot's next match
             if (watch is not None and watch in ready) or (watch is None and os.getppid() != referee):
                 return "referee_gone"
             if deadline is not None and time.monotonic() >= deadline:

@@ -28,8 +28,10 @@ class Limits:
     arenas, so a healthy Python bot needs a few hundred MiB of address space."""
 
     cpu_seconds: int | None = 3600
-    """CPU time of the bot process, cumulative over its life (RLIMIT_CPU;
-    SIGXCPU at the limit, SIGKILL one second later)."""
+    """CPU time of the bot process (RLIMIT_CPU; SIGXCPU at the limit, SIGKILL
+    one second later): cumulative over its life unless the referee calls
+    `SandboxedProcess.renew()` at each match start, which makes it a
+    per-match budget."""
 
     max_processes: int | None = 128
     """Processes and threads (RLIMIT_NPROC). Counted per user by the kernel,
@@ -44,7 +46,8 @@ class Limits:
     """Largest file the bot may write (RLIMIT_FSIZE)."""
 
     wall_seconds: float | None = 4 * 3600.0
-    """Wall-clock life of the bot process, enforced by its supervisor."""
+    """Wall-clock life of the bot process, enforced by its supervisor;
+    restarted by `SandboxedProcess.renew()`."""
 
     tmpfs_bytes: int = 64 * MiB
     """Size of each private tmpfs (/tmp, /var/tmp, /dev/shm, /run/lock) when

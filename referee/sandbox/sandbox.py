@@ -9,9 +9,11 @@ everything from then on. `spawn()` does both in one call.
 from __future__ import annotations
 
 import atexit
-import marshal
 import logging
+import marshal
+import math
 import os
+import resource
 import select
 import signal
 import socket
@@ -27,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 from referee.sandbox import _shim
 from referee.sandbox.capabilities import SHIM, capabilities, warn_missing, warn_once
@@ -275,6 +279,7 @@ class SandboxedProcess:
         self._exited = threading.Event()
         self._status: ExitStatus | None = None
         self._killed = False
+        self._cpu_limit = sandbox.policy.limits.cpu_seconds
         self._reader = threading.Thread(target=self._read_status, args=(status_fd, pending),
                                         name=f"sandbox-status-{self.name}", daemon=True)
         self._reader.start()
@@ -347,6 +352,27 @@ class SandboxedProcess:
     def read_log(self, limit: int = 64 * 1024) -> str:
         """The last `limit` bytes of the bot's log."""
         return read_tail(self.log_path, limit)
+
+    def renew(self) -> None:
+        """Give a warm bot a fresh budget from now: `cpu_seconds` more CPU
+        time for its main process and `wall_seconds` more life. Call it at
+        each match start, so the limits bound a match, not a ladder run.
+        Raising the CPU limit needs root; without it, it is said once and
+        the limit stays cumulative."""
+        limits = self.sandbox.policy.limits
+        if self._exited.is_set():
+            return
+        if limits.wall_seconds is not None:
+            self._command(b"R")
+        if limits.cpu_seconds is None:
+            return
+        try:
+            used = psutil.Process(self.pid).cpu_times()
+            soft = math.ceil(used.user + used.system) + limits.cpu_seconds
+            resource.prlimit(self.pid, resource.RLIMIT_CPU, (soft, soft + 1))
+            self._cpu_limit = soft
+        except (psutil.Error, PermissionError, ProcessLookupError) as exc:
+            warn_once("renew", f"sandbox: cannot renew a bot's CPU budget ({exc}); it stays cumulative")
 
     # ------------------------------------------------------------ ending
 
@@ -476,7 +502,7 @@ class SandboxedProcess:
         cpu = float(event.get("cpu_seconds", 0.0))
         reason = str(event.get("reason"))
         if reason == "exit" and code < 0:
-            limit = self.sandbox.policy.limits.cpu_seconds
+            limit = self._cpu_limit
             if -code == signal.SIGXCPU or (-code == signal.SIGKILL and limit is not None and cpu >= limit - 0.1):
                 reason = "cpu_limit"
             elif -code == signal.SIGXFSZ:
