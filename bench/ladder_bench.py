@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import tempfile
 import time
@@ -131,12 +132,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-record", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
     ones, twos = [], []
     for run in range(args.runs):
         # Alternate the settings so a busy spell of the machine hits both alike.
         ones.append(measure(1, args.matches, args.seed + run))
         twos.append(measure(2, args.matches, args.seed + run))
     body = report(median_run(ones), median_run(twos), args.runs)
+    body += (f"\n\nMachine load (1-minute load average) before / after: {load_before:.1f} / "
+             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; other work on the machine skews "
+             "every figure above, the 2-worker one most. One match at a time keeps about one core "
+             "busy (the referee and the bots take turns), so two workers can at best double it on an "
+             "idle 2-core machine.")
     print(body)
     if not args.no_record:
         from bench.recording import machine_summary, write_section
