@@ -1,4 +1,4 @@
-"""The ladder's commands: `referee submit`, `bots`, `ladder` and `table`.
+"""The ladder's commands: `referee submit`, `bots`, `ladder`, `table` and `logs`.
 
 Registered in referee/cli/main.py's lazy command table; each command opens
 the store (default `$REFEREE_DATA/ladder.sqlite` or `./data/ladder.sqlite`)
@@ -64,7 +64,10 @@ def parse_players(text: str, game: str) -> tuple[int, ...]:
         sizes = tuple(range(int(low), int(high or low) + 1))
     except ValueError:
         raise click.BadParameter(f"{text!r} is not a player count or range like 3-4", param_hint="--players") from None
-    rules = load_game(game)
+    try:
+        rules = load_game(game)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--game") from None
     if not sizes or sizes[0] < rules.min_seats or sizes[-1] > rules.max_seats:
         raise click.BadParameter(
             f"{game} is played by {rules.min_seats} to {rules.max_seats} players, not {text}", param_hint="--players"
