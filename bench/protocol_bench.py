@@ -20,6 +20,7 @@ Targets (issue 3): decision p50 <= 1.3x floor p50; cold start p50 <= 150 ms.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import queue
 import random
@@ -307,6 +308,9 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     positions = sample_positions(2000, seed=7)
+    # A real referee holds one match's state, not 2000 sampled positions:
+    # keep full collections from walking them during the measured decisions.
+    gc.freeze()
     costs = codec_costs(positions)
     mean_actions, mean_size = decide_shape(positions)
     request_size = round(mean_size)
