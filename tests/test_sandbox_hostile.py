@@ -89,10 +89,18 @@ def test_busy_loop_is_stopped_by_the_cpu_limit(tmp_path: Path) -> None:
     proc = hostile("busy_loop", tmp_path, Limits(cpu_seconds=1))
     proc.wait(120)
     status = proc.kill_tree()
-    # it ignores SIGXCPU, so the kernel's SIGKILL at the hard limit ends it
     assert status.reason == "cpu_limit" and status.returncode == -signal.SIGKILL
     assert status.cpu_seconds >= 1.0
     assert "CPU time limit" in status.describe()
+
+
+def test_cpu_limit_counts_the_whole_tree(tmp_path: Path) -> None:
+    """Four spinning processes share one budget: none of them alone reaches it."""
+    proc = spawn([PY, "-c", "import os\nfor _ in range(2): os.fork()\nwhile True: pass"],
+                 log_path=tmp_path / "bot.log", policy=SandboxPolicy(limits=Limits(cpu_seconds=2)))
+    proc.wait(120)
+    status = proc.kill_tree()
+    assert status.reason == "cpu_limit" and status.cpu_seconds < 2.0
 
 
 def test_busy_loop_is_stopped_by_the_wall_clock(tmp_path: Path) -> None:
@@ -224,9 +232,9 @@ def test_renew_turns_the_limits_into_per_match_budgets(tmp_path: Path) -> None:
     assert status.reason == "cpu_limit" and status.cpu_seconds >= 1.5
 
     sleeper = spawn([PY, "-c", "import time; time.sleep(600)"], log_path=tmp_path / "sleeper.log",
-                    policy=SandboxPolicy(limits=Limits(wall_seconds=3.0)))
+                    policy=SandboxPolicy(limits=Limits(wall_seconds=2.0)))
     started = time.monotonic()
-    while time.monotonic() - started < 4.0:  # twice its wall budget, renewed as matches start
+    while time.monotonic() - started < 3.0:  # twice its wall budget, renewed as matches start
         sleeper.renew()
         time.sleep(0.2)
     assert sleeper.poll() is None

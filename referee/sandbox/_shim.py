@@ -11,10 +11,12 @@ starts in about 30 ms). The referee starts it in a new session; it then:
    private /proc and /tmp) namespaces, resource limits, an unprivileged uid,
    PR_SET_PDEATHSIG, private working folder, stdin from /dev/null, scrubbed
    environment, no inherited descriptors but stdout/stderr (the log pipe);
-3. watches four things: the bot's exit (SIGCHLD), the referee's commands on
-   the control pipe ("T" = SIGTERM the bot's group, "R" = restart the wall
-   clock, "K" or end of file = kill everything), the referee itself (a pidfd: if the referee dies for
-   any reason, even SIGKILL, everything is killed), and the wall clock;
+3. watches: the bot's exit (SIGCHLD); the referee's commands on the
+   control pipe ("T" = SIGTERM the bot's group, "R" = a new match: restart
+   the wall clock and the CPU budget, "K" or end of file = kill
+   everything); the referee itself (a pidfd: if the referee dies for any
+   reason, even SIGKILL, everything is killed); the wall clock; and the CPU
+   time of the whole tree (every CPU_POLL seconds);
 4. kills the whole tree (SIGKILL to the bot's group, to every descendant,
    and — when the bot has its own uid — to every process of that uid from a
    helper that setuid()s to it: kill(-1) is atomic against fork bombs),
@@ -61,6 +63,11 @@ MS_PRIVATE = 1 << 18
 
 WORLD_WRITABLE_ROOTS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue")
 """Where a bot with its own uid can leave files outside its own folder."""
+
+CPU_POLL = 1.0
+"""Seconds between looks at the tree's CPU time: one /proc scan, about 3 ms
+of CPU here, so a third of a percent of a core per bot; a bot may overrun
+its budget by up to this much."""
 
 PRIVATE_TMPFS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 """World-writable folders replaced by a private tmpfs in the bot's mount namespace."""
@@ -149,6 +156,27 @@ def descendants(root: int, table: dict[int, tuple[int, int, int]] | None = None)
             found.append(child)
             stack.append(child)
     return found
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU time used by the live descendants of `root` and by the children
+    they reaped (utime+stime+cutime+cstime from /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                raw = handle.read()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(b")") + 2 :].split()
+        parents[int(name)] = int(fields[1])
+        used[int(name)] = sum(int(value) for value in fields[11:15])
+    table = {pid: (ppid, 0, 0) for pid, ppid in parents.items()}
+    return sum(used[pid] for pid in descendants(root, table)) / ticks
 
 
 def remove_tree(path: str) -> None:
@@ -362,13 +390,24 @@ class _Supervisor:
     def _on_signal(self, *_: object) -> None:
         self.signalled = True
 
+    def cpu_used(self) -> float:
+        """CPU seconds of the whole tree: live processes, what they reaped,
+        and the orphans this supervisor reaped."""
+        import resource
+
+        orphans = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return tree_cpu_seconds(os.getpid()) + orphans.ru_utime + orphans.ru_stime
+
     def watch(self, referee: int, watch: int | None, wake_r: int) -> str:
         wall = self.cfg.get("wall_seconds")
+        cpu = self.cfg.get("cpu_seconds")
         deadline = None if wall is None else time.monotonic() + wall
+        cpu_base = 0.0
         while True:
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if watch is None:
-                timeout = 0.2 if timeout is None else min(timeout, 0.2)
+            if watch is None or cpu is not None:
+                poll = CPU_POLL if cpu is not None else 0.2
+                timeout = poll if timeout is None else min(timeout, poll)
             waits = [self.control_fd, wake_r] + ([watch] if watch is not None else [])
             try:
                 ready = select.select(waits, [], [], timeout)[0]
@@ -388,12 +427,15 @@ class _Supervisor:
                 if b"T" in data:
                     self.term_requested = True
                     _signal_group(self.bot, signal.SIGTERM)
-                if b"R" in data and wall is not None:
-                    deadline = time.monotonic() + wall  # a warm bot's next match
+                if b"R" in data:  # a warm bot's next match: fresh budgets
+                    deadline = None if wall is None else time.monotonic() + wall
+                    cpu_base = self.cpu_used() if cpu is not None else 0.0
             if (watch is not None and watch in ready) or (watch is None and os.getppid() != referee):
                 return "referee_gone"
             if deadline is not None and time.monotonic() >= deadline:
                 return "wall_limit"
+            if cpu is not None and self.cpu_used() - cpu_base >= cpu:
+                return "cpu_limit"
 
     def reap(self) -> bool:
         """Reap every child that has ended; True if there are none left."""

@@ -27,11 +27,13 @@ class Limits:
     """Address space (RLIMIT_AS). gRPC's threads reserve stacks and malloc
     arenas, so a healthy Python bot needs a few hundred MiB of address space."""
 
-    cpu_seconds: int | None = 3600
-    """CPU time of the bot process (RLIMIT_CPU; SIGXCPU at the limit, SIGKILL
-    one second later): cumulative over its life unless the referee calls
-    `SandboxedProcess.renew()` at each match start, which makes it a
-    per-match budget."""
+    cpu_seconds: float | None = 3600.0
+    """CPU time of the bot's whole tree, all its processes together, checked
+    by its supervisor every second (SIGKILL when spent; not
+    RLIMIT_CPU, which counts one process and which only a root with
+    CAP_SYS_RESOURCE — not ours here — could raise for the next match).
+    Counted from the start or from the last `SandboxedProcess.renew()`,
+    which the referee calls at each match start."""
 
     max_processes: int | None = 128
     """Processes and threads (RLIMIT_NPROC). Counted per user by the kernel,

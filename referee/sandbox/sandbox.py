@@ -11,9 +11,7 @@ from __future__ import annotations
 import atexit
 import logging
 import marshal
-import math
 import os
-import resource
 import select
 import signal
 import socket
@@ -29,8 +27,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import psutil
 
 from referee.sandbox import _shim
 from referee.sandbox.capabilities import SHIM, capabilities, warn_missing, warn_once
@@ -71,7 +67,8 @@ class ExitStatus:
     """How a sandboxed bot ended.
 
     `reason` is a stable code: "exit" (it exited by itself), "signal" (a
-    signal it did not get from us, e.g. SIGSEGV), "cpu_limit", "file_size_limit",
+    signal it did not get from us, e.g. SIGSEGV), "cpu_limit" (its tree's
+    CPU budget, enforced by the supervisor), "file_size_limit",
     "wall_limit" (the watchdog), "killed" (the referee ended it), "lost" (its
     supervisor vanished; the referee cleaned up itself). A memory hog ends
     with "exit" or "signal" and a MemoryError (or the C equivalent) in its log.
@@ -279,7 +276,6 @@ class SandboxedProcess:
         self._exited = threading.Event()
         self._status: ExitStatus | None = None
         self._killed = False
-        self._cpu_limit = sandbox.policy.limits.cpu_seconds
         self._reader = threading.Thread(target=self._read_status, args=(status_fd, pending),
                                         name=f"sandbox-status-{self.name}", daemon=True)
         self._reader.start()
@@ -354,25 +350,11 @@ class SandboxedProcess:
         return read_tail(self.log_path, limit)
 
     def renew(self) -> None:
-        """Give a warm bot a fresh budget from now: `cpu_seconds` more CPU
-        time for its main process and `wall_seconds` more life. Call it at
-        each match start, so the limits bound a match, not a ladder run.
-        Raising the CPU limit needs root; without it, it is said once and
-        the limit stays cumulative."""
-        limits = self.sandbox.policy.limits
-        if self._exited.is_set():
-            return
-        if limits.wall_seconds is not None:
+        """Give a warm bot fresh budgets from now: `cpu_seconds` of CPU for
+        its whole tree and `wall_seconds` of life. Call it at each match
+        start, so the limits bound a match, not a ladder run."""
+        if not self._exited.is_set():
             self._command(b"R")
-        if limits.cpu_seconds is None:
-            return
-        try:
-            used = psutil.Process(self.pid).cpu_times()
-            soft = math.ceil(used.user + used.system) + limits.cpu_seconds
-            resource.prlimit(self.pid, resource.RLIMIT_CPU, (soft, soft + 1))
-            self._cpu_limit = soft
-        except (psutil.Error, PermissionError, ProcessLookupError) as exc:
-            warn_once("renew", f"sandbox: cannot renew a bot's CPU budget ({exc}); it stays cumulative")
 
     # ------------------------------------------------------------ ending
 
@@ -502,13 +484,7 @@ class SandboxedProcess:
         cpu = float(event.get("cpu_seconds", 0.0))
         reason = str(event.get("reason"))
         if reason == "exit" and code < 0:
-            limit = self._cpu_limit
-            if -code == signal.SIGXCPU or (-code == signal.SIGKILL and limit is not None and cpu >= limit - 0.1):
-                reason = "cpu_limit"
-            elif -code == signal.SIGXFSZ:
-                reason = "file_size_limit"
-            else:
-                reason = "signal"
+            reason = "file_size_limit" if -code == signal.SIGXFSZ else "signal"
         return ExitStatus(returncode=code, reason=reason, cpu_seconds=cpu,
                           max_rss_bytes=int(event.get("max_rss_bytes", 0)),
                           log_truncated=self._log.truncated)
@@ -624,6 +600,7 @@ def _config(sandbox: Sandbox, argv: list[str], env: Mapping[str, str], status_fd
         "tmpfs_bytes": limits.tmpfs_bytes,
         "exposed": sandbox.exposed,
         "wall_seconds": limits.wall_seconds,
+        "cpu_seconds": limits.cpu_seconds,
         "rlimits": _rlimits(sandbox),
     }
 
@@ -633,8 +610,6 @@ def _rlimits(sandbox: Sandbox) -> dict[str, tuple[int, int]]:
     chosen: dict[str, tuple[int, int]] = {"RLIMIT_CORE": (0, 0)}
     if limits.memory_bytes is not None:
         chosen["RLIMIT_AS"] = (limits.memory_bytes, limits.memory_bytes)
-    if limits.cpu_seconds is not None:
-        chosen["RLIMIT_CPU"] = (limits.cpu_seconds, limits.cpu_seconds + 1)
     if limits.max_processes is not None:
         # per-user counter: with the referee's own uid, add what it already runs
         extra = 0 if sandbox.uid is not None else _tasks_of(os.getuid())
