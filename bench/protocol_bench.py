@@ -370,16 +370,17 @@ def main(argv: list[str] | None = None) -> None:
         f"Where the decision's {d50 - f50:.0f} µs over the floor go: the reader thread BotClient needs for its "
         f"deadline costs nothing ({h50 / f50:.2f}× the floor: a reader already waiting in `next()` has the "
         f"receive operation posted before the answer arrives). Encoding the Decide and decoding it "
-        f"into engine values take {codec_work:.0f} µs in a hot loop; on the real path the same code runs once "
-        f"between network waits, with cold caches, and takes longer. That is the gap: the floor carries no "
+        f"into engine values take {codec_work:.0f} µs in a hot loop (the in-process rows); on the real path "
+        f"the same code runs once between network waits, with cold caches. That is the gap: the floor carries no "
         f"observation, while each decision converts a ~45-field observation between Python objects and "
         f"protobuf at both ends (about 0.5 µs per field per side with the upb runtime, after removing "
         f"nested messages, default fields, per-action message building and `tuple()` iteration of upb "
         f"containers, each measured). What is left is proportional to the observation's size.\n\n"
-        f"Cold start: starting the interpreter and importing the bot take {starting:.0f} ms of the "
-        f"{c50:.0f} ms (grpc alone {startup['of which grpc']:.0f} ms); the rest is the server start, health "
-        f"check, handshake and first decision. The referee connects only once the socket accepts, so gRPC's "
-        f"reconnect backoff never starts.\n"
+        f"Cold start ({c50:.0f} ms): measured apart, starting the interpreter and importing the bot take "
+        f"{starting:.0f} ms (grpc alone {startup['of which grpc']:.0f} ms); the rest is the server start, "
+        f"health check, handshake and first decision, a few ms (the game's engine is imported in the "
+        f"background while the referee handshakes). The referee connects only once the socket accepts, so "
+        f"gRPC's reconnect backoff never starts. What remains is Python's and grpc's import time.\n"
     )
     print(body)
     if not args.no_record:
