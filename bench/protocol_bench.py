@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent import futures
+from pathlib import Path
 from typing import Any
 
 ECHO_METHOD = "/bench.Echo/Play"
@@ -206,6 +207,59 @@ def quantile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def timed_bot(socket_path: str, out_path: str) -> None:
+    """The random bot with the SDK's per-decision work timed from inside (the
+    bot process's child mode of this benchmark); median written at exit."""
+    import atexit
+
+    from bots.random import RandomBot
+    from bots.sdk import serve
+    from bots.sdk import servicer
+
+    durations: list[float] = []
+    decide = servicer._Match.decide
+
+    def timed(self: Any, message: Any) -> Any:
+        begin = time.perf_counter()
+        answer = decide(self, message)
+        answer.SerializeToString()  # as gRPC's serializer will
+        durations.append(time.perf_counter() - begin)
+        return answer
+
+    servicer._Match.decide = timed  # type: ignore[method-assign]
+    atexit.register(lambda: Path(out_path).write_text(str(statistics.median(durations))))
+    serve(RandomBot(1), ["--socket", socket_path])
+
+
+def in_situ(folder: str, positions: list[tuple[Any, tuple[Any, ...]]], count: int) -> dict[str, float]:
+    """Medians, in µs, of each side's work on the real path: the referee's
+    send_decide, the bot's handling (decode, decide, encode), the round trip."""
+    from referee.protocol.client import BotClient
+
+    socket_path, out_path = os.path.join(folder, "timed.sock"), os.path.join(folder, "timed.txt")
+    process = subprocess.Popen([sys.executable, "-m", "bench.protocol_bench", "--timed-bot", socket_path, out_path])
+    client = BotClient(socket_path)
+    client.wait_ready(10)
+    start_match(client, positions[0][0])
+    sending, trips = [], []
+    clock = time.perf_counter
+    for i in range(count):
+        observation, legal = positions[i % len(positions)]
+        begin = clock()
+        client.send_decide(request_id=i + 1, observation=observation, legal_actions=legal, deadline=1.0)
+        sent = clock()
+        client.receive_decision(request_id=i + 1, legal_actions=legal, timeout=1.05)
+        trips.append(clock() - begin)
+        sending.append(sent - begin)
+    client.close()
+    stop(process)
+    return {
+        "send_decide (encode, queue)": statistics.median(sending) * 1e6,
+        "bot: decode, decide, encode the answer": float(Path(out_path).read_text()) * 1e6,
+        "round trip": statistics.median(trips) * 1e6,
+    }
+
+
 # ---------------------------------------------------------------- cold start
 
 
@@ -298,6 +352,7 @@ def decide_shape(positions: list[tuple[Any, tuple[Any, ...]]]) -> tuple[float, f
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--echo-server", nargs=2, metavar=("SOCKET", "ANSWER_SIZE"), help=argparse.SUPPRESS)
+    parser.add_argument("--timed-bot", nargs=2, metavar=("SOCKET", "OUT"), help=argparse.SUPPRESS)
     parser.add_argument("--blocks", type=int, default=20)
     parser.add_argument("--per-block", type=int, default=250)
     parser.add_argument("--cold-starts", type=int, default=15)
@@ -305,6 +360,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.echo_server:
         echo_server(args.echo_server[0], int(args.echo_server[1]))
+        return
+    if args.timed_bot:
+        timed_bot(*args.timed_bot)
         return
 
     positions = sample_positions(2000, seed=7)
@@ -332,6 +390,7 @@ def main(argv: list[str] | None = None) -> None:
         hop.close()
         decisions.close()
         colds = [cold_start(os.path.join(tmp, "cold.sock"), *positions[0]) for _ in range(args.cold_starts)]
+        situ = in_situ(tmp, positions, 2000)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -351,6 +410,8 @@ def main(argv: list[str] | None = None) -> None:
          "target p50 ≤ 150 ms" + (" (met)" if c50 <= 150 else " (missed)")),
     ]
     rows += [(name, f"{value:.1f} µs", "in-process, per decision (best of 3 passes)") for name, value in costs.items()]
+    rows += [(f"on the real path: {name}", f"{value:.0f} µs", "median of 2000, timed inside each process")
+             for name, value in situ.items()]
     startup = startup_costs()
     rows += [(f"cold start part: {name}", f"{value:.0f} ms", "median of 5") for name, value in startup.items()]
     rows.append(("legal actions per decision; Decide size", f"{mean_actions:.1f}; {mean_size:.0f} B", "mean"))
@@ -367,15 +428,18 @@ def main(argv: list[str] | None = None) -> None:
         f"4-seat matches (standard and advanced setup), only those with at least two legal actions. "
         f"Load average at the end of the run: {os.getloadavg()[0]:.1f} (other work on the machine inflates "
         f"every absolute figure; the ratios are measured side by side).\n\n{table}\n\n"
-        f"Where the decision's {d50 - f50:.0f} µs over the floor go: the reader thread BotClient needs for its "
+        f"Where the decision's {d50 - f50:.0f} µs over the floor go: timed inside each process on the real "
+        f"path, the referee's send_decide takes {situ['send_decide (encode, queue)']:.0f} µs and the bot's "
+        f"handling {situ['bot: decode, decide, encode the answer']:.0f} µs; the round trip less those two is "
+        f"{situ['round trip'] - situ['send_decide (encode, queue)'] - situ['bot: decode, decide, encode the answer']:.0f} µs, "
+        f"the floor's transport. So the gap is the conversion of a ~45-field observation (and the legal "
+        f"actions) between Python objects and protobuf at both ends, {codec_work:.0f} µs in a hot loop and "
+        f"more on the real path, where it runs once between network waits with cold caches; the floor "
+        f"carries no observation. About 0.5 µs per field per side with the upb runtime remain after "
+        f"removing, each measured, nested messages, default fields, per-action message building (cached "
+        f"bytes) and `tuple()` iteration of upb containers. The reader thread BotClient needs for its "
         f"deadline costs nothing ({h50 / f50:.2f}× the floor: a reader already waiting in `next()` has the "
-        f"receive operation posted before the answer arrives). Encoding the Decide and decoding it "
-        f"into engine values take {codec_work:.0f} µs in a hot loop (the in-process rows); on the real path "
-        f"the same code runs once between network waits, with cold caches. That is the gap: the floor carries no "
-        f"observation, while each decision converts a ~45-field observation between Python objects and "
-        f"protobuf at both ends (about 0.5 µs per field per side with the upb runtime, after removing "
-        f"nested messages, default fields, per-action message building and `tuple()` iteration of upb "
-        f"containers, each measured). What is left is proportional to the observation's size.\n\n"
+        f"receive operation posted before the answer arrives).\n\n"
         f"Cold start ({c50:.0f} ms): measured apart, starting the interpreter and importing the bot take "
         f"{starting:.0f} ms (grpc alone {startup['of which grpc']:.0f} ms); the rest is the server start, "
         f"health check, handshake and first decision, a few ms (the game's engine is imported in the "
