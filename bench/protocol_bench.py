@@ -441,9 +441,10 @@ def main(argv: list[str] | None = None) -> None:
         f"deadline costs nothing ({h50 / f50:.2f}× the floor: a reader already waiting in `next()` has the "
         f"receive operation posted before the answer arrives).\n\n"
         f"Cold start ({c50:.0f} ms): measured apart, starting the interpreter and importing the bot take "
-        f"{starting:.0f} ms (grpc alone {startup['of which grpc']:.0f} ms); the rest is the server start, "
-        f"health check, handshake and first decision, a few ms (the game's engine is imported in the "
-        f"background while the referee handshakes). The referee connects only once the socket accepts, so "
+        f"{starting:.0f} ms (grpc alone {startup['of which grpc']:.0f} ms); the rest, about "
+        f"{max(0.0, c50 - starting):.0f} ms, is process creation, the server start, health check, handshake "
+        f"and first decision (the game's engine is imported in the background while the referee "
+        f"handshakes). The referee connects only once the socket accepts, so "
         f"gRPC's reconnect backoff never starts. What remains is Python's and grpc's import time.\n"
     )
     print(body)
