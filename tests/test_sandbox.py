@@ -36,6 +36,7 @@ from referee.sandbox import (
     capabilities,
     leftovers,
     spawn,
+    sweep_stale_boxes,
 )
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -362,3 +363,16 @@ def test_a_sandbox_runs_one_process(tmp_path: Path) -> None:
         box.spawn(["/bin/true"], log_path=tmp_path / "bot.log").wait(30)
         with pytest.raises(SandboxError):
             box.spawn(["/bin/true"], log_path=tmp_path / "bot.log")
+
+
+def test_folders_of_a_referee_killed_before_its_supervisor_are_swept(tmp_path: Path) -> None:
+    """A referee SIGKILLed between preparing a sandbox and starting its
+    supervisor leaves a folder nobody holds; the next sandbox removes it,
+    and never one that is still held."""
+    stale = tmp_path / "referee-box-stale-x"
+    (stale / "work").mkdir(parents=True)
+    (stale / ".lock").touch()
+    with Sandbox("live", base_dir=tmp_path) as live:
+        assert not stale.exists()
+        assert sweep_stale_boxes(tmp_path) == []  # the live one is held
+        assert live.workdir.exists()

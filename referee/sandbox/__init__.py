@@ -40,6 +40,7 @@ Public API::
         status = proc.terminate(grace=0.5)     # or proc.kill_tree(); ExitStatus
     # or in one call: proc = spawn(argv, log_path=..., policy=..., env=..., name=...)
     assert not leftovers()                     # nothing of closed sandboxes remains
+    sweep_stale_boxes()                        # folders of referees killed mid-start (also automatic)
 """
 
 from referee.sandbox.capabilities import Capabilities, capabilities
@@ -57,10 +58,11 @@ from referee.sandbox.sandbox import (
     close_all,
     leftovers,
     spawn,
+    sweep_stale_boxes,
 )
 
 __all__ = [
     "Capabilities", "ExitStatus", "GiB", "Leftovers", "Limits", "MiB", "PeerCredentials", "PeerMismatch",
     "Sandbox", "SandboxError", "SandboxPolicy", "SandboxUnavailable", "SandboxedProcess", "SpawnFailed",
-    "capabilities", "close_all", "leftovers", "spawn",
+    "capabilities", "close_all", "leftovers", "spawn", "sweep_stale_boxes",
 ]

@@ -9,6 +9,7 @@ everything from then on. `spawn()` does both in one call.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import logging
 import marshal
 import os
@@ -125,7 +126,9 @@ class Sandbox:
             self.private_mounts = self._wanted("private_mounts", self.policy.private_mounts,
                                                "bots can read other processes' command lines in /proc "
                                                "and share files in /tmp")
-            self.box_dir = Path(tempfile.mkdtemp(prefix=f"referee-box-{_safe(name)}-", dir=base_dir))
+            sweep_stale_boxes(base_dir)
+            self.box_dir = Path(tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{_safe(name)}-", dir=base_dir))
+            self._box_lock = _hold(self.box_dir / ".lock")
         except BaseException:
             if self._lease is not None:
                 self._lease.release()
@@ -208,6 +211,7 @@ class Sandbox:
         if self.process is not None:
             self.process.kill_tree()
         _shim.remove_tree(str(self.box_dir))  # normally the supervisor did it already
+        os.close(self._box_lock)
         if self._lease is not None:
             self._lease.release()
 
@@ -290,7 +294,8 @@ class SandboxedProcess:
         control_r, control_w = os.pipe()
         log_r, log_w = os.pipe()
         config = _config(sandbox, argv, env, status_w, control_r)
-        keep = [status_w, control_r] + ([sandbox._lease.lock_fd] if sandbox._lease else [])
+        # the locks go to the supervisor too: held until it has cleaned up
+        keep = [status_w, control_r, sandbox._box_lock] + ([sandbox._lease.lock_fd] if sandbox._lease else [])
         try:
             shim = subprocess.Popen(
                 [sys.executable, "-I", "-S", str(SHIM)], stdin=subprocess.PIPE, stdout=log_w,
@@ -535,6 +540,47 @@ def _register(process: SandboxedProcess) -> None:
     with _REGISTRY_LOCK:
         _LIVE.add(process)
         _HISTORY.append((process.supervisor_pid, process.uid, process.sandbox.box_dir))
+
+
+BOX_PREFIX = "referee-box-"
+STALE_AGE = 60.0
+"""Seconds after which a sandbox folder without a lock file counts as stale
+(a referee killed in the instant between creating it and locking it)."""
+
+
+def sweep_stale_boxes(base_dir: Path | None = None) -> list[Path]:
+    """Remove sandbox folders that nobody holds any more: their referee was
+    killed (even by SIGKILL) before it had started their supervisor, which
+    would otherwise have removed them. Runs at every Sandbox creation."""
+    removed: list[Path] = []
+    for path in Path(base_dir or tempfile.gettempdir()).glob(BOX_PREFIX + "*"):
+        try:
+            fd = os.open(path / ".lock", os.O_RDWR | os.O_CLOEXEC)
+        except FileNotFoundError:
+            try:
+                if time.time() - path.stat().st_mtime < STALE_AGE:
+                    continue
+            except OSError:
+                continue
+        except OSError:
+            continue  # another user's sandbox, or gone
+        else:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # alive
+            finally:
+                os.close(fd)
+        _shim.remove_tree(str(path))
+        removed.append(path)
+    return removed
+
+
+def _hold(lock_path: Path) -> int:
+    """Create and lock a sandbox folder's lock file; the descriptor holds it."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
 
 
 def close_all() -> None:
