@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import tempfile
 import textwrap
 import time
@@ -376,3 +377,24 @@ def test_folders_of_a_referee_killed_before_its_supervisor_are_swept(tmp_path: P
         assert not stale.exists()
         assert sweep_stale_boxes(tmp_path) == []  # the live one is held
         assert live.workdir.exists()
+
+
+def test_a_sweep_racing_sandbox_creation_never_removes_a_live_folder(tmp_path: Path) -> None:
+    """Every new sandbox sweeps the folders of other referees' sandboxes; one
+    still being prepared (its lock file not yet held) must not be taken for
+    abandoned. Creation and sweeping race here in two threads."""
+    stop = threading.Event()
+
+    def sweep_until_stopped() -> None:
+        while not stop.is_set():
+            sweep_stale_boxes(tmp_path)
+
+    sweeper = threading.Thread(target=sweep_until_stopped)
+    sweeper.start()
+    try:
+        for index in range(200):
+            with Sandbox(f"race{index}", policy=SandboxPolicy(run_as="self"), base_dir=tmp_path) as box:
+                assert box.workdir.is_dir() and box.socket_dir.is_dir()
+    finally:
+        stop.set()
+        sweeper.join()

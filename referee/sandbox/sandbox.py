@@ -577,9 +577,16 @@ def sweep_stale_boxes(base_dir: Path | None = None) -> list[Path]:
 
 
 def _hold(lock_path: Path) -> int:
-    """Create and lock a sandbox folder's lock file; the descriptor holds it."""
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    """Create and lock a sandbox folder's lock file; the descriptor holds it.
+
+    The file is locked under a temporary name and only then renamed into
+    place: a sweep running in another referee at that moment sees either no
+    lock file (a young folder, left alone) or a held one, never an unlocked
+    lock file it would take for an abandoned box and remove under us."""
+    staging = lock_path.with_name(lock_path.name + ".new")
+    fd = os.open(staging, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
+    os.rename(staging, lock_path)
     return fd
 
 
