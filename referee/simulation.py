@@ -18,6 +18,11 @@ drawn from a `random.Random` seeded from that same match seed (through
 `derive_seed`, so the decision stream is independent of the game's own chance
 streams). Same arguments, same report, apart from the timing.
 
+The decisions are uniformly random unless the caller passes another `Policy`:
+random play never shows some of a game's outcomes (in Saboteur a random
+tunnel almost never reaches the gold), and a simple scripted policy lets a
+study or a test see them through the same report.
+
 Rules cited: G-9.4 (ranking, shared places: a shared win is split).
 """
 
@@ -38,6 +43,14 @@ from referee.games.base import derive_seed
 
 FactValue = float | tuple[float, ...]
 """A per-match figure: one number, or one number per seat."""
+
+Policy = Callable[[State, int, random.Random], Any]
+"""Chooses a legal action for a seat of a state, drawing any chance from the rng."""
+
+
+def random_policy(state: State, seat: int, rng: random.Random) -> Any:
+    """The default: a uniformly random legal action."""
+    return rng.choice(state.legal_actions(seat))
 
 
 @dataclass(frozen=True)
@@ -64,6 +77,7 @@ class Summariser:
 
 SUMMARISERS: dict[str, str] = {
     "gnadenlos": "referee.summaries.gnadenlos:SUMMARISER",
+    "saboteur": "referee.summaries.saboteur:SUMMARISER",
 }
 """Game name -> "module:attribute" of its `Summariser`, imported on first use.
 
@@ -100,13 +114,15 @@ class MatchSummary:
 
 
 def play_random_match(
-    game: Game, players: int, seed: int, variant: Mapping[str, str] | None = None
+    game: Game, players: int, seed: int, variant: Mapping[str, str] | None = None,
+    policy: Policy = random_policy,
 ) -> MatchSummary:
-    """Play one match with uniformly random legal decisions.
+    """Play one match with uniformly random legal decisions (or `policy`'s).
 
     Uses `apply_unchecked`: every action is drawn from `legal_actions`, so the
     legality check of `apply` would only repeat work (the conformance tests
-    check `apply` itself). Raises ValueError for bad seats or variant.
+    check `apply` itself); a policy must therefore return a legal action.
+    Raises ValueError for bad seats or variant.
     """
     state = game.new_state(players, seed, variant)
     first = state.clone()
@@ -114,7 +130,7 @@ def play_random_match(
     decisions = 0
     while not state.is_terminal():
         deciding = sorted(state.to_act())
-        state.apply_unchecked({seat: rng.choice(state.legal_actions(seat)) for seat in deciding})
+        state.apply_unchecked({seat: policy(state, seat, rng) for seat in deciding})
         decisions += len(deciding)
     outcome = state.outcome()
     summariser = summariser_for(game)
@@ -235,8 +251,11 @@ def simulate(
     seed: int,
     variant: Mapping[str, str] | None = None,
     on_match: Callable[[MatchSummary], None] | None = None,
+    policy: Policy = random_policy,
 ) -> SimulationReport:
     """Play `games` random matches (match i from seed `seed + i`) and report.
+
+    `policy` decides for every seat (default: uniformly random legal actions).
 
     Raises ValueError for a bad number of players or variant, before playing,
     and MatchFailed if the engine fails during a match (naming its seed, so
@@ -251,7 +270,7 @@ def simulate(
     start = time.perf_counter()
     for i in range(games):
         try:
-            summary = play_random_match(game, players, seed + i, full_variant)
+            summary = play_random_match(game, players, seed + i, full_variant, policy)
         except Exception as exc:
             raise MatchFailed(game.name, players, seed + i, full_variant, exc) from exc
         matches.append(summary)
