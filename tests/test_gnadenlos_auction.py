@@ -6,15 +6,18 @@ IOUs are (colour, value); colours are seats (red 0, green 1, blue 2, yellow 3).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gnadenlos_support import BLUE, GREEN, RED, YELLOW, act, kinds, load
 from referee.games import IllegalActionError
 from referee.games.gnadenlos.actions import Bid, Buy, FinalBuy, Pick
 from referee.games.gnadenlos.observation import HIDDEN
-from referee.games.gnadenlos.state import GnadenlosState
+from referee.games.gnadenlos.state import GnadenlosState, bid_options
 
 
 def _market(state: GnadenlosState) -> list[list[object]]:
@@ -211,3 +214,23 @@ def test_paid_cards_go_in_ascending_value_equal_values_by_colour_G_6_4_G_3_3() -
     assert state.to_act() == {RED} and state.phase == "pick"
     act(state, Pick((3,)))
     assert _market(state) == [[(BLUE, 1), (RED, 2), (GREEN, 2), (GREEN, 0), None, None]]
+
+
+@given(
+    hand=st.lists(st.tuples(st.integers(0, 3), st.sampled_from([1, 2, 3, 4, 5])), min_size=1, max_size=12),
+    used=st.frozensets(st.integers(1, 15), max_size=4),
+)
+def test_bid_options_are_every_set_of_one_to_three_ious_with_a_new_total_G_6_2_G_6_4(
+    hand: list[tuple[int, int]], used: frozenset[int]
+) -> None:
+    """The bids offered are exactly the sets (G-6.4) of 1 to 3 IOUs of the
+    hand whose total no earlier bid has (G-6.2), each once."""
+    expected = {
+        combo
+        for size in (1, 2, 3)
+        for combo in itertools.combinations(sorted(hand), size)
+        if sum(value for _, value in combo) not in used
+    }
+    offered = bid_options(tuple(sorted(hand)), used)
+    assert len(offered) == len(set(offered))
+    assert {bid.ious for bid in offered} == expected
