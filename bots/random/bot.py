@@ -1,5 +1,8 @@
 """The random bot: a uniformly random legal action from a seeded generator.
 
+It needs nothing but the legal actions, so it plays every game the protocol
+carries (the SDK's default `games`).
+
 With `--seed S` its choices in a match depend only on (S, match id, seat), so
 a warm process and a fresh one play the same match the same way.
 """
@@ -10,13 +13,11 @@ import random
 
 from bots.sdk import Bot, DecisionContext, MatchInfo
 from referee.games.base import Action, Observation
-from referee.protocol.codec import protocol_games
 
 
 class RandomBot(Bot):
     name = "random"
     version = "1"
-    games = tuple(protocol_games())
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -1,8 +1,9 @@
 """The bot author's interface: subclass `Bot`, implement `decide`.
 
 Observations and actions arrive decoded into the engine's own types
-(`GnadenlosObservation`, the action dataclasses), so a search bot can call
-`load_game(match.game).determinize(observation, rng)` directly. A bot object
+(`GnadenlosObservation` or `SaboteurObservation`, the action dataclasses),
+so a search bot can call `load_game(match.game).determinize(observation, rng)`
+directly. A bot object
 lives as long as its process and plays consecutive matches, one at a time.
 """
 
@@ -15,6 +16,7 @@ from typing import ClassVar
 
 from referee.games.base import Action, Event, Observation, Outcome
 from referee.protocol.client import TimeControl
+from referee.protocol.codec import protocol_games
 
 
 @dataclass(frozen=True)
@@ -45,12 +47,16 @@ class Bot(abc.ABC):
     """A game-playing bot served by `bots.sdk.serve`.
 
     Class attributes: `name` (required), `version`, `games` (the games it
-    plays; the handshake reports them).
+    plays; the handshake reports them, and a ladder enters the bot only in
+    those). The default is every game the protocol carries: a bot that
+    only picks among `legal_actions` plays them all, while a bot that reads
+    one game's observation must name that game (the heuristic and MCTS bots
+    do).
     """
 
     name: ClassVar[str]
     version: ClassVar[str] = "1"
-    games: ClassVar[tuple[str, ...]] = ("gnadenlos",)
+    games: ClassVar[tuple[str, ...]] = tuple(protocol_games())
 
     def on_match_start(self, match: MatchInfo, observation: Observation) -> None:
         """A match begins; `observation` is the seat's view at the start."""

@@ -2,7 +2,8 @@
 
 - `referee.protocol.pb` — code generated from proto/ (`make proto`; `generate`)
 - `referee.protocol.codec` — engine values <-> the tournament.v1 envelope, per game
-- `referee.protocol.gnadenlos_codec` — Gnadenlos! observation, action, event messages
+- `referee.protocol.gnadenlos_codec`, `referee.protocol.saboteur_codec` — each game's
+  observation, action and event messages
 - `referee.protocol.client` — the referee's side: BotClient, the BotFault tree
   (`faults`), TimeControl, PROTOCOL_VERSION, GRACE
 

@@ -2,8 +2,8 @@
 
 A game's messages travel in the envelope's oneofs (`GameObservation`,
 `GameAction`, `GameEvent`), whose field name is the game's name. `GameCodec`
-finds the encoder of a game by that name; adding a game (saboteur.v1) means
-adding its proto, its codec module and one line in `_CODECS`.
+finds the encoder of a game by that name; adding a game means adding its proto,
+its codec module and one line in `_CODECS`.
 
 Per-decision path (`DecideEncoder`): a legal action's bytes are encoded once
 and cached (actions are small frozen values that recur all match long), and
@@ -60,7 +60,13 @@ def _gnadenlos() -> GameCodec:
     return GameCodec.from_module("gnadenlos", gnadenlos_codec)
 
 
-_CODECS: dict[str, Callable[[], GameCodec]] = {"gnadenlos": _gnadenlos}
+def _saboteur() -> GameCodec:
+    from referee.protocol import saboteur_codec
+
+    return GameCodec.from_module("saboteur", saboteur_codec)
+
+
+_CODECS: dict[str, Callable[[], GameCodec]] = {"gnadenlos": _gnadenlos, "saboteur": _saboteur}
 
 
 @lru_cache(maxsize=None)

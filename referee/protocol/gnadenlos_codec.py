@@ -121,7 +121,7 @@ def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
     market_states, market_colours, market_values = _columns(
         [_SLOT_CODE[s] for row in obs.market for s in row], 3
     )
-    fields = {
+    fields: dict[str, Any] = {
         "seat": obs.seat,
         "num_seats": obs.num_seats,
         "advanced": obs.advanced,
