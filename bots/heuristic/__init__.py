@@ -1,4 +1,4 @@
-"""The heuristic bot for Gnadenlos! (docs/bots.md): `python -m bots.heuristic`."""
+"""The heuristic bot for Gnadenlos! and Saboteur (docs/bots.md): `python -m bots.heuristic`."""
 
 from bots.heuristic.bot import HeuristicBot
 
