@@ -76,11 +76,23 @@ CRASH_EXIT_WAIT = 0.2
 """Seconds to wait for a crashed bot's exit status (the stream breaks first)."""
 FORFEIT_STRIKE_LIMIT = "strike_limit"
 
-SUMMARY_KEYS: Mapping[str, tuple[str, ...]] = {
-    "gnadenlos": ("fields", "nuggets", "vultures", "undertaker"),
+def _public_keys(*keys: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """A summary made of some keys of the final observation, as they are."""
+    return lambda public: {key: public[key] for key in keys if key in public}
+
+
+def _saboteur_summary(public: Mapping[str, Any]) -> dict[str, Any]:
+    """Each seat's nugget total (every nugget card is shown at the end: S-6.5)
+    and the finished rounds with their winners and roles (public: S-6.2)."""
+    return {"nuggets": [sum(view["known"]) for view in public["nuggets"]], "rounds": public["results"]}
+
+
+SUMMARIES: Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "gnadenlos": _public_keys("fields", "nuggets", "vultures", "undertaker"),
+    "saboteur": _saboteur_summary,
 }
-"""Public end-of-match figures per game, read from a final observation
-(all public at the end: G-10)."""
+"""Public end-of-match figures per game (the footer's `summary`), from the
+JSON of a final observation, where they are public (G-10, S-8)."""
 
 
 class RefereeError(Exception):
@@ -530,8 +542,5 @@ class _Match:
         )
 
     def _summary(self, state: State) -> dict[str, Any]:
-        keys = SUMMARY_KEYS.get(self.rules.name, ())
-        if not keys:
-            return {}
-        public = state.observe(0).to_json()
-        return {key: public[key] for key in keys if key in public}
+        summary = SUMMARIES.get(self.rules.name)
+        return {} if summary is None else summary(state.observe(0).to_json())

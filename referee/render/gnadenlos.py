@@ -1,25 +1,11 @@
-"""Readable rich renderings of a match: the table, the events, the decisions.
-
-The table is drawn only from observations (G-10), never from the full state,
-so what it shows is exactly what its viewer may know:
-
-- one seat's view: that seat's observation;
-- a spectator (`referee play`): what *every* seat knows — a card shows as
-  itself only if all observations show it, which is precisely public
-  knowledge;
-- the whole table (`referee replay` without --seat): what *any* seat knows,
-  so every hand shows in full while face-down cards nobody has seen stay
-  face down.
-
-Events are described from their record JSON; the caller chooses which
-events a viewer gets (by `visible_to`). Games without a renderer here fall
-back to a plain text of each event.
-"""
+"""Gnadenlos! drawn for a viewer: the table (fields, nuggets, vultures, hands,
+the IOU market), its events and its decisions, from observations and event
+JSON only (G-10)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -27,22 +13,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from referee.games import Observation
 from referee.games.gnadenlos.cards import ADVENTURERS, COLOUR_NAMES, EventCard
-
-SEAT_STYLES = ("bold red", "bold green", "bold blue", "bold yellow")
-"""Gnadenlos! colours belong to seats 0..3 (G-1, cosmetic)."""
-
-PUBLIC = "public"
-"""Combine observations by intersection: what every seat knows."""
-ANY = "any"
-"""Combine observations by union: what at least one seat knows."""
-
-
-def seat_label(seat: int, names: Sequence[str]) -> Text:
-    style = SEAT_STYLES[seat % len(SEAT_STYLES)]
-    return Text(f"{names[seat]}[{seat}]", style=style)
-
+from referee.render.common import ANY, PUBLIC, SEAT_STYLES, GameRenderer, Json, combine_counts, seat_label
 
 # ------------------------------------------------------------------ cards
 
@@ -64,16 +36,7 @@ def event_card(card: int) -> str:
 # ------------------------------------------------------------------ table
 
 
-def render_table(game: str, observations: Sequence[Observation], names: Sequence[str],
-                 combine: str = PUBLIC, title: str = "") -> RenderableType | None:
-    """The table as `observations` (one per viewing seat) jointly show it;
-    None if this game has no table renderer."""
-    if game != "gnadenlos" or not observations:
-        return None
-    return _gnadenlos_table([o.to_json() for o in observations], names, combine, title)
-
-
-def _gnadenlos_table(obs: list[dict[str, Any]], names: Sequence[str], combine: str, title: str) -> Panel:
+def _gnadenlos_table(obs: Sequence[Json], names: Sequence[str], combine: str, title: str) -> Panel:
     first = obs[0]
     n = first["num_seats"]
     status = Text.assemble(
@@ -100,17 +63,10 @@ def _gnadenlos_table(obs: list[dict[str, Any]], names: Sequence[str], combine: s
     return Panel(Group(*parts), title=title or "Gnadenlos!", title_align="left")
 
 
-def _combine(sets: list[Counter[Any]], combine: str) -> Counter[Any]:
-    result = sets[0].copy()
-    for other in sets[1:]:
-        result = result & other if combine == PUBLIC else result | other
-    return result
-
-
-def _adventurer_hand(obs: list[dict[str, Any]], seat: int, combine: str) -> Text:
+def _adventurer_hand(obs: Sequence[Json], seat: int, combine: str) -> Text:
     hands = [o["adv_hands"][seat] for o in obs]
     total = len(hands[0]["known"]) + hands[0]["unknown"]
-    known = _combine([Counter(h["known"]) for h in hands], combine)
+    known = combine_counts([Counter(h["known"]) for h in hands], combine)
     cards = sorted(known.elements())
     text = Text("\n".join(adventurer(c) for c in cards))
     hidden = total - len(cards)
@@ -119,10 +75,10 @@ def _adventurer_hand(obs: list[dict[str, Any]], seat: int, combine: str) -> Text
     return text or Text("—", style="dim")
 
 
-def _iou_hand(obs: list[dict[str, Any]], seat: int, combine: str) -> Text:
+def _iou_hand(obs: Sequence[Json], seat: int, combine: str) -> Text:
     hands = [o["iou_hands"][seat] for o in obs]
     total = len(hands[0]["known"]) + hands[0]["unknown"]
-    known = _combine([Counter(tuple(c) for c in h["known"]) for h in hands], combine)
+    known = combine_counts([Counter(tuple(c) for c in h["known"]) for h in hands], combine)
     text = Text()
     for colour, value in sorted(known.elements()):
         text.append_text(iou_text(colour, value))
@@ -133,7 +89,7 @@ def _iou_hand(obs: list[dict[str, Any]], seat: int, combine: str) -> Text:
     return text or Text("—", style="dim")
 
 
-def _market(obs: list[dict[str, Any]], combine: str) -> RenderableType:
+def _market(obs: Sequence[Json], combine: str) -> RenderableType:
     """Rows from the last (top) down to row 1; ▒ a face-down card, · an empty slot."""
     rows = obs[0]["market"]
     if not rows:
@@ -157,15 +113,6 @@ def _market(obs: list[dict[str, Any]], combine: str) -> RenderableType:
 
 
 # ----------------------------------------------------------------- events
-
-
-def event_text(game: str, event: Mapping[str, Any], names: Sequence[str]) -> Text:
-    """One line describing an event (its record JSON)."""
-    describe = _GNADENLOS_EVENTS.get(event["kind"]) if game == "gnadenlos" else None
-    data = event["data"]
-    if describe is None:
-        return Text(f"{event['kind']} {data}")
-    return describe(data, names)
 
 
 def _s(data: Mapping[str, Any], names: Sequence[str]) -> Text:
@@ -235,24 +182,7 @@ _GNADENLOS_EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], Text]]
 }
 
 
-# -------------------------------------------------------------- decisions
-
-
-def decision_text(game: str, line: Mapping[str, Any], names: Sequence[str]) -> Text:
-    """A seat's decision from its record line, with who decided and any strike."""
-    text = Text.assemble(seat_label(line["seat"], names), ": ", _action(game, line["action"]))
-    if line.get("time") is not None:
-        text.append(f"  {line['time'] * 1000:.1f} ms", style="dim")
-    if line.get("by") == "referee":
-        text.append("  (referee's fallback)", style="yellow")
-    if line.get("strike"):
-        text.append(f"  strike: {line['strike']['reason']}", style="bold red")
-    return text
-
-
-def _action(game: str, action: Mapping[str, Any]) -> str:
-    if game != "gnadenlos":
-        return str(action)
+def _action(action: Json) -> str:
     kind = action["type"]
     if kind == "commit":
         return f"commits {adventurer(action['card'])}"
@@ -271,105 +201,18 @@ def _action(game: str, action: Mapping[str, Any]) -> str:
     return str(action)
 
 
-def result_table(footer: Mapping[str, Any], names: Sequence[str]) -> Table:
-    """The final ranking with the public end figures, strikes and forfeits."""
-    summary = footer.get("summary", {})
-    forfeits = {f["seat"]: f for f in footer.get("forfeits", [])}
-    table = Table(title=f"Result: {footer['end_reason']}" + (f" ({footer['end_detail']})" if footer.get("end_detail") else ""),
-                  title_justify="left")
-    table.add_column("place", justify="right")
-    table.add_column("seat")
-    for key in ("fields", "nuggets", "vultures"):
-        if key in summary:
-            table.add_column({"fields": "field"}.get(key, key), justify="right")
-    table.add_column("strikes", justify="right")
-    table.add_column("forfeit")
-    ranks = footer["ranks"]
-    for seat in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
-        row: list[Any] = [str(ranks[seat] + 1), seat_label(seat, names)]
-        row += [str(summary[key][seat]) for key in ("fields", "nuggets", "vultures") if key in summary]
-        strikes = footer["strikes"][seat]
-        row.append(str(len(strikes)) if strikes else "·")
-        forfeit = forfeits.get(seat)
-        row.append(Text(f"{forfeit['reason']}: {forfeit['detail']}", style="red") if forfeit else "")
-        table.add_row(*row)
-    return table
+class GnadenlosRenderer(GameRenderer):
+    """Gnadenlos!: the table after every turn begins."""
 
+    def table(self, observations: Sequence[Json], title: str = "") -> RenderableType | None:
+        return _gnadenlos_table(observations, self.names, self.combine, title) if observations else None
 
-# ------------------------------------------------------------ a match view
+    def event(self, event: Json) -> Text:
+        describe = _GNADENLOS_EVENTS.get(event["kind"])
+        return super().event(event) if describe is None else describe(event["data"], self.names)
 
+    def action(self, action: Json) -> str:
+        return _action(action)
 
-class MatchView:
-    """Prints a match step by step for one kind of viewer.
-
-    `seat=K`: only what seat K saw (events with K in `visible_to`, K's own
-    decisions, strikes and forfeit, the table from K's observation).
-    `spectator=True`: only public information (events every seat saw, the
-    table as every seat knows it; strikes and forfeits are announced).
-    Neither: the whole record, every seat's view at once.
-    """
-
-    def __init__(self, console: Any, header: Mapping[str, Any], *, seat: int | None = None,
-                 spectator: bool = False) -> None:
-        self.console = console
-        self.game = header["game"]
-        self.names = [s["name"] for s in header["seats"]]
-        self.num_seats = len(self.names)
-        self.seat = seat
-        self.spectator = spectator
-        self.console.print(self._title(header))
-
-    def _title(self, header: Mapping[str, Any]) -> Text:
-        tc = header["time_control"]
-        bank = f" + bank {tc['time_bank']} s" if tc.get("time_bank") else ""
-        who = (f"seen by {self.names[self.seat]}[{self.seat}]" if self.seat is not None
-               else "public view" if self.spectator else "every seat's view")
-        text = Text.assemble((f"{header['game']} match {header['match_id']}", "bold"),
-                             f"  seed {header['seed']}  {tc['move_time']} s/decision{bank}  ({who})\n")
-        for seat in range(self.num_seats):
-            info = header["seats"][seat]
-            text.append_text(seat_label(seat, self.names))
-            text.append(f" {info['name']} {info['version']}  ", style="dim")
-        return text
-
-    def show(self, step: Any) -> None:
-        """Print one replay step (a `referee.replay.Step`)."""
-        lines: list[Text] = []
-        for line in (step.decision or {}).get("seats", []):
-            if self.seat is None and not self.spectator:
-                lines.append(decision_text(self.game, line, self.names))
-            elif line["seat"] == self.seat or (self.spectator and line.get("strike")):
-                lines.append(decision_text(self.game, line, self.names) if line["seat"] == self.seat
-                             else Text.assemble(seat_label(line["seat"], self.names),
-                                                (f" strike: {line['strike']['reason']}", "bold red")))
-        turn_started = False
-        for event in self._visible(step.events):
-            turn_started |= event.kind in ("turn_started", "match_over")
-            text = event_text(self.game, event.to_json(), self.names)
-            lines.append(Text("  ") + text)
-        for forfeit in step.forfeits:
-            if self.seat in (None, forfeit["seat"]) or self.spectator:
-                lines.append(Text.assemble(seat_label(forfeit["seat"], self.names),
-                                           (f" forfeits ({forfeit['reason']}): {forfeit['detail']}", "bold red")))
-        for line in lines:
-            self.console.print(line)
-        if turn_started or step.decision is None:
-            table = self._table(step.observations)
-            if table is not None:
-                self.console.print(table)
-
-    def finish(self, footer: Mapping[str, Any]) -> None:
-        self.console.print(result_table(footer, self.names))
-
-    def _visible(self, events: Sequence[Any]) -> list[Any]:
-        if self.seat is not None:
-            return [e for e in events if self.seat in e.visible_to]
-        if self.spectator:
-            return [e for e in events if len(e.visible_to) == self.num_seats]
-        return list(events)
-
-    def _table(self, observations: Sequence[Observation]) -> RenderableType | None:
-        if self.seat is not None:
-            return render_table(self.game, [observations[self.seat]], self.names,
-                                title=f"as {self.names[self.seat]}[{self.seat}] sees it")
-        return render_table(self.game, observations, self.names, combine=PUBLIC if self.spectator else ANY)
+    def shows_table(self, kinds: Collection[str]) -> bool:
+        return "turn_started" in kinds or "match_over" in kinds

@@ -1,0 +1,185 @@
+"""A match shown step by step to one kind of viewer, for any game.
+
+`MatchView` chooses what a viewer gets — which events (by `visible_to`),
+which decisions, which seats' observations — and hands it to the game's
+`GameRenderer` (`RENDERERS`), which draws only from that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from referee.games import Event, Observation
+from referee.render.common import ANY, PUBLIC, GameRenderer, Json, seat_label
+from referee.render.gnadenlos import GnadenlosRenderer
+from referee.render.saboteur import SaboteurRenderer
+
+RENDERERS: Mapping[str, type[GameRenderer]] = {
+    "gnadenlos": GnadenlosRenderer,
+    "saboteur": SaboteurRenderer,
+}
+"""Game name -> its renderer; a game without one is shown as plain event text."""
+
+
+def renderer_for(game: str, names: Sequence[str], combine: str = PUBLIC) -> GameRenderer:
+    return RENDERERS.get(game, GameRenderer)(names, combine)
+
+
+def render_table(game: str, observations: Sequence[Observation], names: Sequence[str],
+                 combine: str = PUBLIC, title: str = "") -> RenderableType | None:
+    """The table as `observations` (one per viewing seat) jointly show it;
+    None if this game has no table renderer."""
+    return renderer_for(game, names, combine).table([o.to_json() for o in observations], title)
+
+
+def event_text(game: str, event: Json, names: Sequence[str]) -> Text:
+    """One line describing an event (its record JSON)."""
+    return renderer_for(game, names).event(event)
+
+
+def decision_text(game: str, line: Json, names: Sequence[str]) -> Text:
+    """A seat's decision from its record line, with who decided and any strike."""
+    return _decision(renderer_for(game, names), line)
+
+
+def _decision(renderer: GameRenderer, line: Json) -> Text:
+    text = Text.assemble(renderer.label(line["seat"]), ": ", renderer.action(line["action"]))
+    if line.get("time") is not None:
+        text.append(f"  {line['time'] * 1000:.1f} ms", style="dim")
+    if line.get("by") == "referee":
+        text.append("  (referee's fallback)", style="yellow")
+    if line.get("strike"):
+        text.append(f"  strike: {line['strike']['reason']}", style="bold red")
+    return text
+
+
+FIGURE_COLUMNS = (("fields", "field"), ("nuggets", "nuggets"), ("vultures", "vultures"))
+"""Per-seat end figures of a footer's summary shown in the result table, with their headings."""
+
+
+def result_table(footer: Json, names: Sequence[str]) -> Table:
+    """The final ranking with the public end figures, strikes and forfeits."""
+    summary = footer.get("summary", {})
+    forfeits = {f["seat"]: f for f in footer.get("forfeits", [])}
+    table = Table(title=f"Result: {footer['end_reason']}" + (f" ({footer['end_detail']})" if footer.get("end_detail") else ""),
+                  title_justify="left")
+    table.add_column("place", justify="right")
+    table.add_column("seat")
+    figures = [(key, heading) for key, heading in FIGURE_COLUMNS if key in summary]
+    for _, heading in figures:
+        table.add_column(heading, justify="right")
+    table.add_column("strikes", justify="right")
+    table.add_column("forfeit")
+    ranks = footer["ranks"]
+    for seat in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
+        row: list[Any] = [str(ranks[seat] + 1), seat_label(seat, names)]
+        row += [str(summary[key][seat]) for key, _ in figures]
+        strikes = footer["strikes"][seat]
+        row.append(str(len(strikes)) if strikes else "·")
+        forfeit = forfeits.get(seat)
+        row.append(Text(f"{forfeit['reason']}: {forfeit['detail']}", style="red") if forfeit else "")
+        table.add_row(*row)
+    return table
+
+
+def lesser_half(events: Sequence[Event], index: int, num_seats: int) -> bool:
+    """Whether `events[index]` is the part of a split event for the seats that
+    do not know its secret (one happening told to two audiences): it follows
+    the part with the secret, of the same kind and agreeing on the keys both
+    have, and the two audiences share no seat and together are every seat.
+    Its content is then known to every seat; the other part holds it, told
+    with the secret (a drawn card rather than a count)."""
+    if index == 0:
+        return False
+    this, before = events[index], events[index - 1]
+    return (this.kind == before.kind and bool(this.visible_to) and bool(before.visible_to)
+            and not this.visible_to & before.visible_to
+            and len(this.visible_to | before.visible_to) == num_seats
+            and all(before.data[key] == value for key, value in this.data.items() if key in before.data))
+
+
+class MatchView:
+    """Prints a match step by step for one kind of viewer.
+
+    `seat=K`: only what seat K saw (events with K in `visible_to`, K's own
+    decisions, strikes and forfeit, the table from K's observation).
+    `spectator=True`: only public information (events every seat saw, and of
+    an event split by audience the part without the secret; the table as
+    every seat knows it; strikes and forfeits are announced).
+    Neither: the whole record, every seat's view at once (of a split event
+    only the part with the secret, which holds the other).
+    """
+
+    def __init__(self, console: Any, header: Json, *, seat: int | None = None,
+                 spectator: bool = False) -> None:
+        self.console = console
+        self.game = header["game"]
+        self.names = [s["name"] for s in header["seats"]]
+        self.num_seats = len(self.names)
+        self.seat = seat
+        self.spectator = spectator
+        self.renderer = renderer_for(self.game, self.names, PUBLIC if spectator or seat is not None else ANY)
+        self.console.print(self._title(header))
+
+    def _title(self, header: Json) -> Text:
+        tc = header["time_control"]
+        bank = f" + bank {tc['time_bank']} s" if tc.get("time_bank") else ""
+        who = (f"seen by {self.names[self.seat]}[{self.seat}]" if self.seat is not None
+               else "public view" if self.spectator else "every seat's view")
+        text = Text.assemble((f"{header['game']} match {header['match_id']}", "bold"),
+                             f"  seed {header['seed']}  {tc['move_time']} s/decision{bank}  ({who})\n")
+        for seat in range(self.num_seats):
+            info = header["seats"][seat]
+            text.append_text(seat_label(seat, self.names))
+            text.append(f" {info['name']} {info['version']}  ", style="dim")
+        return text
+
+    def show(self, step: Any) -> None:
+        """Print one replay step (a `referee.replay.Step`)."""
+        for line in (step.decision or {}).get("seats", []):
+            if self.seat is None and not self.spectator or line["seat"] == self.seat:
+                self.console.print(_decision(self.renderer, line))
+            elif self.spectator and line.get("strike"):
+                self.console.print(Text.assemble(seat_label(line["seat"], self.names),
+                                                 (f" strike: {line['strike']['reason']}", "bold red")))
+        kinds: set[str] = set()
+        for event in self._visible(step.events):
+            kinds.add(event.kind)
+            data = event.to_json()
+            self.console.print(Text("  ") + self.renderer.event(data))
+            interlude = self.renderer.interlude(data)
+            if interlude is not None:
+                self.console.print(interlude)
+        for forfeit in step.forfeits:
+            if self.seat in (None, forfeit["seat"]) or self.spectator:
+                self.console.print(Text.assemble(seat_label(forfeit["seat"], self.names),
+                                                 (f" forfeits ({forfeit['reason']}): {forfeit['detail']}", "bold red")))
+        observations = [o.to_json() for o in self._viewers(step.observations)]
+        if step.decision is None or self.renderer.shows_table(kinds):
+            title = f"as {self.names[self.seat]}[{self.seat}] sees it" if self.seat is not None else ""
+            table = self.renderer.table(observations, title)
+            if table is not None:
+                self.console.print(table)
+        self.renderer.observed(observations)
+
+    def finish(self, footer: Json) -> None:
+        self.console.print(result_table(footer, self.names))
+        extra = self.renderer.results(footer)
+        if extra is not None:
+            self.console.print(extra)
+
+    def _visible(self, events: Sequence[Event]) -> list[Event]:
+        if self.seat is not None:
+            return [e for e in events if self.seat in e.visible_to]
+        if self.spectator:
+            return [e for i, e in enumerate(events)
+                    if len(e.visible_to) == self.num_seats or lesser_half(events, i, self.num_seats)]
+        return [e for i, e in enumerate(events) if not lesser_half(events, i, self.num_seats)]
+
+    def _viewers(self, observations: Sequence[Observation]) -> Sequence[Observation]:
+        return observations if self.seat is None else [observations[self.seat]]
