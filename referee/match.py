@@ -350,6 +350,7 @@ class _Match:
                 self._forfeit(seat, FORFEIT_CRASHED,
                               f"the bot process was not running at the start ({bot.exit_description()})")
                 continue
+            bot.begin_match()  # fresh CPU and wall budgets: a warm bot's limits bound each match
             try:
                 bot.client.start_match(
                     match_id=self.match_id, game=self.rules.name, variant=self.variant,
@@ -466,6 +467,7 @@ class _Match:
                         "decision": self.decisions, "written": False}
         log.info("match %s: seat %d (%s) forfeits: %s: %s", self.match_id, seat.seat,
                  seat.bot.label, reason, detail)
+        seat.bot.kill()  # its whole process tree: a spinning loop or a fork bomb must not play on
         if write:
             self._write_pending_forfeits()
 

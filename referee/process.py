@@ -15,15 +15,25 @@ stdout/stderr go to a size-capped log. The referee checks that the socket is
 served by the process it started before it connects. Every started process
 is closed at interpreter exit at the latest, so the referee never leaves
 orphans.
+
+A bot with its own uid may read only what others may read, plus its
+program's folder, the bot SDK installed with the referee and what the caller
+exposes (its folder in the ladder's closed store): these are bound into its
+sandbox read-only. A program its own user still cannot execute is refused
+with a clear error; it never silently runs with the referee's privileges
+(only a policy with run_as="self" asks for that).
 """
 
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import errno
+import functools
+import importlib.util
 import logging
+import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -34,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.protocol.client import BotClient, BotFault, BotInfo, BotStartFailed
-from referee.sandbox import PeerMismatch, Sandbox, SandboxedProcess, SandboxError, SandboxPolicy
+from referee.sandbox import PeerMismatch, Sandbox, SandboxedProcess, SandboxError, SandboxPolicy, SpawnFailed
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +63,11 @@ TERM_GRACE = 0.5
 
 _LIVE: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
-_SELF_ONLY: set[str] = set()
-"""Programs the bots' own users could not execute (see `_spawn`)."""
+
+SDK_PACKAGES: tuple[str, ...] = ("bots", "referee")
+"""The packages a Python bot imports from the referee's installation (the
+bot SDK and the rules engines and protocol code it uses): public code, which
+every bot may read even when it is installed in a closed folder."""
 
 
 class BotProcess:
@@ -98,21 +111,25 @@ class BotProcess:
         startup_timeout: float = 10.0,
         log_path: Path | None = None,
         policy: SandboxPolicy | None = None,
+        expose: Sequence[Path] = (),
     ) -> "BotProcess":
         """Start `command` as a bot in a sandbox and wait until it answered
         the handshake. `log_path` keeps its output (default: a temporary
-        file, removed on close); `policy` defaults to DEFAULT_POLICY.
+        file, removed on close); `policy` defaults to DEFAULT_POLICY;
+        `expose`: folders the bot must read although a closed folder hides
+        them (its own folder in the ladder's store), bound in read-only.
 
-        Raises BotStartFailed (it did not start, exited, served its socket
-        from another process, or did not answer in `startup_timeout`
-        seconds) or ProtocolMismatch (it speaks another protocol version);
-        the process is killed before either is raised.
+        Raises BotStartFailed (it did not start, its own user may not
+        execute it, it exited, served its socket from another process, or
+        did not answer in `startup_timeout` seconds) or ProtocolMismatch (it
+        speaks another protocol version); the process is killed before
+        either is raised.
         """
         deadline = time.monotonic() + startup_timeout
         scratch = None if log_path is not None else Path(tempfile.mkdtemp(prefix="referee-botlog-"))
         output = log_path or scratch / "bot.log"  # type: ignore[operator]
         try:
-            process, socket_path = _spawn(list(command), label, output, policy or DEFAULT_POLICY)
+            process, socket_path = _spawn(list(command), label, output, policy or DEFAULT_POLICY, expose)
         except (OSError, SandboxError) as exc:
             if scratch is not None:
                 shutil.rmtree(scratch, ignore_errors=True)
@@ -174,10 +191,26 @@ class BotProcess:
         """What the sandbox applies to this bot (for the record)."""
         return self._process.sandbox.protections() if self._process is not None else {}
 
+    # ------------------------------------------------------------ matches
+
+    def begin_match(self) -> None:
+        """Give the bot fresh CPU and wall-clock budgets from now (the
+        sandbox's `Limits`): the referee calls this at each match start, so
+        a warm bot's limits bound each match, not a whole ladder run."""
+        if self._process is not None and not self._closed:
+            self._process.renew()
+
     # ------------------------------------------------------------- ending
 
-    def close(self) -> None:
-        """Close the connection and kill the whole process tree. Idempotent."""
+    def kill(self) -> None:
+        """Close at once, without the grace a polite close gives: for a bot
+        that forfeited, whose further work is wasted and may be hostile (a
+        fork bomb, a loop that ignores SIGTERM). Idempotent."""
+        self.close(grace=0.0)
+
+    def close(self, grace: float = TERM_GRACE) -> None:
+        """Close the connection and kill the whole process tree, after
+        `grace` seconds for the bot to exit on SIGTERM. Idempotent."""
         if self._closed:
             return
         self._closed = True
@@ -187,7 +220,7 @@ class BotProcess:
             except Exception:  # a dying bot may break the channel; it is going anyway
                 log.debug("closing the client of %s failed", self.label, exc_info=True)
         if self._process is not None:
-            self._process.terminate(grace=TERM_GRACE)  # the whole tree, and the sandbox's folders
+            self._process.terminate(grace=grace)  # the whole tree, and the sandbox's folders
         if self._scratch_dir is not None:
             shutil.rmtree(self._scratch_dir, ignore_errors=True)
         with _LIVE_LOCK:
@@ -255,31 +288,58 @@ def _safe(label: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40]
 
 
-def _spawn(command: list[str], label: str, log_path: Path,
-           policy: SandboxPolicy) -> tuple[SandboxedProcess, Path]:
+def _spawn(command: list[str], label: str, log_path: Path, policy: SandboxPolicy,
+           expose: Sequence[Path]) -> tuple[SandboxedProcess, Path]:
     """Start the bot in a fresh sandbox; return it and its socket path.
 
-    When the bot's own user cannot execute the program (an interpreter under
-    /root, say), the bot runs as the referee's user instead: said once per
-    program as a warning, and visible in `protections()` (own_uid None).
-    Raises SpawnFailed (an OSError) or SandboxError.
+    Besides `expose`, the bot may read its program's folder and the bot SDK
+    (`code_paths`), so a program the referee could start runs under the
+    bot's own uid even from a closed folder (a checkout under /root). If
+    that user still may not execute it, the start fails: running it as the
+    referee's user instead would hand an untrusted program the referee's
+    files. Raises SpawnFailed (an OSError) or SandboxError.
     """
-    if command[0] in _SELF_ONLY and policy.run_as == "auto":
-        policy = dataclasses.replace(policy, run_as="self")
     box = Sandbox(label, policy)
     try:
         socket_path = box.socket_path()
         process = box.spawn([*command, "--socket", str(socket_path)], log_path=log_path,
-                            env={SOCKET_ENV: str(socket_path)})
-        return process, socket_path
-    except OSError as exc:
+                            env={SOCKET_ENV: str(socket_path)}, expose=[*expose, *code_paths(command)])
+    except BaseException as exc:
         box.close()
-        if exc.errno != errno.EACCES or box.uid is None or policy.run_as != "auto":
-            raise
-    _SELF_ONLY.add(command[0])
-    log.warning("the bots' own users cannot execute %s; bots started with it run as the referee's "
-                "user (they can read what the referee can)", command[0])
-    return _spawn(command, label, log_path, dataclasses.replace(policy, run_as="self"))
+        if isinstance(exc, OSError) and exc.errno == errno.EACCES and box.uid is not None:
+            raise SpawnFailed(errno.EACCES, (
+                f"the bot's own user (uid {box.uid}) may not execute it; make the program, and the "
+                f"interpreter its #! line names, readable and executable by all (chmod a+rx), or run "
+                f"with SandboxPolicy(run_as='self') to trust it with the referee's user")) from None
+        raise
+    return process, socket_path
+
+
+def code_paths(command: Sequence[str]) -> list[Path]:
+    """What a bot started with `command` reads as its code: the folder of
+    its program (the first word, or the script this interpreter runs) and
+    the bot SDK's packages. The sandbox binds in those a closed folder
+    hides and ignores the rest; their own file modes still apply."""
+    paths = list(_sdk_folders())
+    program = command[0]
+    if os.sep in program:
+        paths.append(Path(program).resolve().parent)
+    if len(command) > 1 and os.path.realpath(program) == os.path.realpath(sys.executable) \
+            and os.path.isabs(command[1]) and os.path.isfile(command[1]):
+        paths.append(Path(command[1]).resolve().parent)
+    return paths
+
+
+@functools.cache
+def _sdk_folders() -> tuple[Path, ...]:
+    """The folders of SDK_PACKAGES as this interpreter imports them (in the
+    checkout itself for an editable install)."""
+    folders = []
+    for name in SDK_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            folders += [Path(location).resolve() for location in spec.submodule_search_locations]
+    return tuple(folders)
 
 
 def _verify_peer(process: SandboxedProcess, socket_path: Path, deadline: float, label: str) -> None:

@@ -81,6 +81,12 @@ class FakeBot:
     def exit_description(self, wait: float = 0.0) -> str:
         return "the process is still running"
 
+    def begin_match(self) -> None:
+        """No sandbox: no budgets to renew."""
+
+    def kill(self) -> None:
+        """No process to kill."""
+
     def protections(self) -> dict[str, Any]:
         return {}
 
