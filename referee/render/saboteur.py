@@ -153,7 +153,8 @@ def _glyph(maze: Maze, cell: Cell) -> list[Text]:
 
 
 def draw_maze(maze: Maze) -> Text:
-    """The maze over its bounding box, north at the top, with x and y along the edges."""
+    """The maze over its bounding box, north at the top, with x and y along the
+    edges; cropped on the right if the console is narrower."""
     x0, x1, y0, y1 = maze.bounds()
     lines = [Text("    " + "".join(f"{x:^{CELL_WIDTH}}" for x in range(x0, x1 + 1)), style="dim")]
     for y in range(y1, y0 - 1, -1):
@@ -162,7 +163,9 @@ def draw_maze(maze: Maze) -> Text:
             for row, part in zip(rows, _glyph(maze, (x, y))):
                 row.append_text(part)
         lines += rows
-    return Text("\n").join(lines)
+    grid = Text("\n").join(lines)
+    grid.no_wrap, grid.overflow = True, "crop"  # a wrapped row would tear the grid apart
+    return grid
 
 
 LEGEND = Text("S start · ┼ tunnel · × dead end · ? face-down goal · G gold · o stone "
