@@ -65,8 +65,9 @@ class Bot(abc.ABC):
     def decide(
         self, observation: Observation, legal_actions: tuple[Action, ...], context: DecisionContext
     ) -> Action:
-        """Return one of `legal_actions` (there are at least two) before
-        `context.deadline`. An exception here ends the match stream, which the
+        """Return one of `legal_actions` before `context.deadline`. There is at
+        least one (a forced Saboteur turn, such as a pass with an empty hand,
+        is asked too). An exception here ends the match stream, which the
         referee treats as a crash (the seat forfeits)."""
 
     def on_events(self, events: Sequence[Event]) -> None:
