@@ -90,7 +90,8 @@ class RealRunner:
                 log_path = self.logs_dir / f"{spec.label}-{os.getpid()}.log"
             for attempt in range(START_ATTEMPTS):
                 try:
-                    bot = BotProcess.start(list(spec.command), label=spec.label, log_path=log_path)
+                    bot = BotProcess.start(list(spec.command), label=spec.label, log_path=log_path,
+                                           expose=[Path(spec.folder)] if spec.folder else [])
                     break
                 except BotFault as exc:
                     log.warning("bot %s failed to start (attempt %d): %s", spec.label, attempt + 1, exc)

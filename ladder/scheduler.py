@@ -142,7 +142,8 @@ class Ladder:
     # -- planning -------------------------------------------------------------
 
     def _spec(self, bot: BotRow) -> BotSpec:
-        return BotSpec(bot.bot_id, bot.label, tuple(self.command_of(bot)))
+        folder = str(self.store.root / bot.folder) if bot.folder is not None else None
+        return BotSpec(bot.bot_id, bot.label, tuple(self.command_of(bot)), folder)
 
     def _resumed_tasks(self) -> list[MatchTask]:
         specs: dict[int, BotSpec] = {}

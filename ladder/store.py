@@ -12,7 +12,11 @@ Durability rules:
   crashed ladder plays it again after a restart.
 
 Files next to the database: `records/` (one JSON Lines record per match, for
-`referee replay`) and `bots/` (the submitted bots, one folder per version).
+`referee replay`), `bots/` (the submitted bots, one folder per version) and
+`logs/` (the bots' output). Bots run under uids of their own and must read
+none of it (docs/security.md): the data folder it creates and these folders
+are mode 0700 and the database 0600; a bot's own folder is bound into its
+sandbox read-only when it plays.
 """
 
 from __future__ import annotations
@@ -44,6 +48,17 @@ class StoreError(Exception):
 def default_db_path() -> Path:
     """`$REFEREE_DATA/ladder.sqlite`, else `./data/ladder.sqlite`."""
     return Path(os.environ.get(DATA_ENV) or "data") / DB_NAME
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """Give `path` exactly `mode` if it exists, is ours and allows more (a
+    store made before its folders were closed)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return
+    if info.st_uid == os.geteuid() and info.st_mode & 0o777 != mode:
+        path.chmod(mode)
 
 
 def now_iso() -> str:
@@ -92,12 +107,13 @@ class Store:
         self.root = self.path.parent
         self.records_dir = self.root / "records"
         self.bots_dir = self.root / "bots"
+        self.logs_dir = self.root / "logs"
         self._conn = self._connect()
 
     # -- opening ---------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        self.root.mkdir(parents=True, exist_ok=True)
+        self._close_to_bots()
         try:
             conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
             conn.execute("PRAGMA foreign_keys = ON")
@@ -109,6 +125,19 @@ class Store:
                 f"{self.path} is not a ladder database ({exc}); move it away or pass --db with another path"
             ) from None
         return conn
+
+    def _close_to_bots(self) -> None:
+        """Make the data folder (when this creates it), the folders in it and
+        the database readable by this user only: bots run under uids of
+        their own. SQLite gives the -wal and -shm files the database's mode."""
+        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for folder in (self.records_dir, self.bots_dir, self.logs_dir):
+            folder.mkdir(mode=0o700, exist_ok=True)
+            _tighten(folder, 0o700)
+        os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
+        for file in (self.path, self.path.with_name(self.path.name + "-wal"),
+                     self.path.with_name(self.path.name + "-shm")):
+            _tighten(file, 0o600)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -9,8 +9,9 @@ line), or a folder with a `bot.toml` manifest:
     version = "1.2"                 # optional
     description = "Takes the biggest pile"   # optional
 
-The bot is copied into a staging folder inside the store, content-hashed,
-started from there, asked the handshake and made to play one short match
+The bot is copied into a staging folder inside the store (made readable
+by the bot's own sandboxed user, who gets this folder bound in read-only:
+the store itself is closed to bots), content-hashed, started from there, asked the handshake and made to play one short match
 against two built-in random bots. Only if all of that passes is the staging
 folder moved into place and the bot inserted, in one transaction: a failed
 submission leaves the store exactly as it was. An identical resubmission
@@ -143,7 +144,18 @@ def _stage(path: Path, store: Store) -> tuple[Path, Manifest]:
     else:
         staging.mkdir()
         shutil.copy2(path, staging / path.name)
+    _readable_by_all(staging)
     return staging, manifest
+
+
+def _readable_by_all(folder: Path) -> None:
+    """Let any user read the bot's files and run what its owner may run: the
+    bot runs under a uid of its own, and a submitted file of mode 0700 would
+    not start. Only this bot's sandbox ever sees the folder."""
+    for path in [folder, *folder.rglob("*")]:
+        mode = path.stat().st_mode
+        executable = path.is_dir() or mode & 0o100
+        path.chmod(mode | 0o444 | (0o111 if executable else 0))
 
 
 def _version(requested: str | None, existing: Sequence[str]) -> str:
@@ -157,9 +169,11 @@ def _version(requested: str | None, existing: Sequence[str]) -> str:
     return requested
 
 
-def validate(command: list[str], label: str, game: str, *, startup_timeout: float, move_time: float) -> None:
-    """Start the bot, check its handshake and make it play one match against
-    two built-in random bots. Raises SubmissionError."""
+def validate(command: list[str], label: str, game: str, *, folder: Path, startup_timeout: float,
+             move_time: float) -> None:
+    """Start the bot from `folder` (exposed to its sandbox), check its
+    handshake and make it play one match against two built-in random bots.
+    Raises SubmissionError."""
     from referee.builtins import resolve_bot_command
     from referee.match import RefereeError, run_match
     from referee.process import BotProcess
@@ -170,7 +184,8 @@ def validate(command: list[str], label: str, game: str, *, startup_timeout: floa
     started = []
     try:
         try:
-            bot = BotProcess.start(command, label=label, startup_timeout=startup_timeout, log_path=log_path)
+            bot = BotProcess.start(command, label=label, startup_timeout=startup_timeout, log_path=log_path,
+                                   expose=[folder])
         except BotFault as exc:
             raise SubmissionError(
                 f"{label} did not start and answer the handshake within {startup_timeout:g}s "
@@ -224,7 +239,7 @@ def submit(
         if version in {b.version for b in existing}:
             raise SubmissionError(f"{name} already has a different version {version}; pass another --version")
         label = f"{name}@{version}"
-        validate(folder_command(manifest.command, staging), label, game,
+        validate(folder_command(manifest.command, staging), label, game, folder=staging,
                  startup_timeout=startup_timeout, move_time=move_time)
         return _register(store, staging, name, version, digest, manifest, game)
     finally:

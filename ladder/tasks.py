@@ -24,6 +24,9 @@ class BotSpec:
     bot_id: int
     label: str
     command: tuple[str, ...]
+    folder: str | None = None
+    """A submitted bot's folder in the store, which is closed to bots: it is
+    exposed read-only to this bot's sandbox (None for a built-in bot)."""
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,10 @@ real bot processes instead.
 from __future__ import annotations
 
 import random
-import shutil
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pytest
 
 from ladder.store import Store
 from ladder.tasks import MatchTask, NotRated, PlayedMatch
@@ -102,22 +98,6 @@ def random_bot_folder(path: Path) -> Path:
     (path / "bot.py").chmod(0o755)
     (path / "bot.toml").write_text('command = "./bot.py"\ngames = ["gnadenlos"]\n')
     return path
-
-
-SCRATCH_BASE = Path(__file__).resolve().parent / ".ladder-tmp"
-
-
-@pytest.fixture()
-def scratch() -> Iterator[Path]:
-    """A scratch folder outside /tmp for tests whose bots run from the store.
-
-    The sandbox gives every bot a private, empty /tmp, so a bot copied into a
-    store under /tmp (pytest's tmp_path) could not see its own code."""
-    SCRATCH_BASE.mkdir(exist_ok=True)
-    path = Path(tempfile.mkdtemp(dir=SCRATCH_BASE))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from ladder.scheduler import recompute
 from ladder.store import Store
-from ladder_support import random_bot_folder, scratch  # noqa: F401  (a fixture)
+from ladder_support import random_bot_folder
 from referee.cli.main import cli
 
 
@@ -36,10 +36,10 @@ def stored_matches(db: Path) -> int:
 
 
 @pytest.mark.slow
-def test_a_ladder_killed_mid_run_resumes_exactly_once(scratch: Path) -> None:
-    db = scratch / "data" / "ladder.sqlite"
+def test_a_ladder_killed_mid_run_resumes_exactly_once(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "ladder.sqlite"
     for name in ("a", "b", "c", "d"):
-        referee("submit", str(random_bot_folder(scratch / name)), "--name", name, "--db", str(db))
+        referee("submit", str(random_bot_folder(tmp_path / name)), "--name", name, "--db", str(db))
     ladder = subprocess.Popen(
         [sys.executable, "-m", "referee.cli.main", "ladder", "--no-builtins", "--matches", "500",
          "--workers", "2", "--move-time", "0.5", "--db", str(db)],
@@ -72,10 +72,10 @@ def test_a_ladder_killed_mid_run_resumes_exactly_once(scratch: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_cleanly_keeping_finished_matches(scratch: Path) -> None:
-    db = scratch / "data" / "ladder.sqlite"
+def test_ctrl_c_stops_cleanly_keeping_finished_matches(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "ladder.sqlite"
     for name in ("a", "b", "c"):
-        referee("submit", str(random_bot_folder(scratch / name)), "--name", name, "--db", str(db))
+        referee("submit", str(random_bot_folder(tmp_path / name)), "--name", name, "--db", str(db))
     ladder = subprocess.Popen(
         [sys.executable, "-m", "referee.cli.main", "ladder", "--no-builtins", "--matches", "500",
          "--workers", "2", "--move-time", "0.5", "--players", "3", "--db", str(db)],

@@ -4,14 +4,16 @@ ladder` in worker processes, `referee table --json`, `referee replay`."""
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import psutil
 import pytest
 from click.testing import CliRunner
 
-from ladder_support import random_bot_folder, scratch  # noqa: F401  (a fixture)
+from ladder_support import random_bot_folder
 from referee.cli.main import cli
+from referee.sandbox import capabilities
 
 
 def referee(*args: str) -> str:
@@ -27,10 +29,12 @@ def leftover_processes() -> list[str]:
 
 
 @pytest.mark.slow
-def test_submit_ladder_table_with_real_bots(scratch: Path) -> None:
-    db = str(scratch / "data" / "ladder.sqlite")
+def test_submit_ladder_table_with_real_bots(tmp_path: Path) -> None:
+    db = str(tmp_path / "data" / "ladder.sqlite")
     for name in ("alpha", "beta", "gamma", "delta"):
-        assert "registered" in referee("submit", str(random_bot_folder(scratch / name)), "--name", name, "--db", db)
+        folder = random_bot_folder(tmp_path / name)
+        (folder / "bot.py").chmod(0o700)  # the store opens it to the bot's own sandboxed user
+        assert "registered" in referee("submit", str(folder), "--name", name, "--db", db)
     output = referee("ladder", "--no-builtins", "--matches", "8", "--workers", "2", "--move-time", "0.5",
                      "--seed", "3", "--db", db)
     assert "played 8 matches" in output
@@ -46,8 +50,16 @@ def test_submit_ladder_table_with_real_bots(scratch: Path) -> None:
     assert all(0 <= r["p_above_next"] <= 1 for r in rows[:-1]) and rows[-1]["p_above_next"] is None
     assert {"3", "4"} >= set(table["seats"]) and table["head_to_head"]
 
-    records = sorted((scratch / "data" / "records").glob("*.jsonl"))
+    records = sorted((tmp_path / "data" / "records").glob("*.jsonl"))
     assert len(records) == 8
+    data = tmp_path / "data"  # closed to the bots, which ran from it all the same
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (data, *data.iterdir()) if not p.name.startswith("ladder")}
+    assert modes == {"data": 0o700, "records": 0o700, "bots": 0o700, "logs": 0o700}
+    assert {stat.S_IMODE(p.stat().st_mode) for p in data.glob("ladder.sqlite*")} == {0o600}
+    caps = capabilities()
+    if caps.root and caps.switch_user:
+        seats = json.loads(records[0].read_text().splitlines()[0])["seats"]
+        assert all(seat["sandbox"]["own_uid"] is not None for seat in seats)
     assert "verified" in referee("replay", str(records[0]), "--verify")
     assert "identical to the stored ones" in referee("ladder", "--recompute", "--db", db)
     assert "choice bot starting" in referee("logs", "alpha", "--db", db)  # the author reads their bot's output

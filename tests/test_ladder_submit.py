@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ladder_support import scratch  # noqa: F401  (a fixture)
 from referee.cli.main import cli
 
 BOT_SOURCE = """\
@@ -65,8 +64,8 @@ def snapshot(db: Path) -> tuple[str, list[str]]:
 
 
 @pytest.fixture()
-def db(scratch: Path) -> Path:
-    path = scratch / "data" / "ladder.sqlite"
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "data" / "ladder.sqlite"
     assert referee("bots", "--db", str(path)).exit_code == 0
     return path
 
@@ -75,8 +74,8 @@ def registered(db: Path) -> list[dict[str, object]]:
     return json.loads(referee("bots", "--json", "--db", str(db)).output)
 
 
-def test_a_good_script_is_registered_and_an_identical_resubmission_recognised(scratch: Path, db: Path) -> None:
-    bot = script(scratch / "first.py", BOT_SOURCE)
+def test_a_good_script_is_registered_and_an_identical_resubmission_recognised(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "first.py", BOT_SOURCE)
     result = referee("submit", str(bot), "--name", "first", "--db", str(db))
     assert result.exit_code == 0, result.output
     assert "registered first version v1" in result.output
@@ -92,8 +91,8 @@ def test_a_good_script_is_registered_and_an_identical_resubmission_recognised(sc
     assert not (db.parent / "bots" / ".incoming").exists()
 
 
-def test_a_good_folder_with_a_manifest_is_registered(scratch: Path, db: Path) -> None:
-    bot = folder(scratch / "greedy", 'name = "greedy"\ncommand = "python bot.py"\ngames = ["gnadenlos"]\n'
+def test_a_good_folder_with_a_manifest_is_registered(tmp_path: Path, db: Path) -> None:
+    bot = folder(tmp_path / "greedy", 'name = "greedy"\ncommand = "python bot.py"\ngames = ["gnadenlos"]\n'
                                      'version = "1.0"\ndescription = "plays the first legal action"\n')
     result = referee("submit", str(bot), "--db", str(db))
     assert result.exit_code == 0, result.output
@@ -112,12 +111,12 @@ def refused(db: Path, *args: str) -> str:
     return lines[0]
 
 
-def test_a_missing_file_is_refused(scratch: Path, db: Path) -> None:
-    assert "does not exist" in refused(db, str(scratch / "nope.py"), "--name", "nope")
+def test_a_missing_file_is_refused(tmp_path: Path, db: Path) -> None:
+    assert "does not exist" in refused(db, str(tmp_path / "nope.py"), "--name", "nope")
 
 
-def test_a_file_that_is_not_executable_is_refused(scratch: Path, db: Path) -> None:
-    bot = script(scratch / "plain.py", BOT_SOURCE, executable=False)
+def test_a_file_that_is_not_executable_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "plain.py", BOT_SOURCE, executable=False)
     assert "chmod +x" in refused(db, str(bot), "--name", "plain")
 
 
@@ -133,34 +132,34 @@ def test_a_file_that_is_not_executable_is_refused(scratch: Path, db: Path) -> No
         ('command = "./missing-binary"\ngames = ["gnadenlos"]\n', "not found"),
     ],
 )
-def test_manifest_errors_are_refused(scratch: Path, db: Path, manifest: str, expected: str) -> None:
-    bot = folder(scratch / "bad", manifest)
+def test_manifest_errors_are_refused(tmp_path: Path, db: Path, manifest: str, expected: str) -> None:
+    bot = folder(tmp_path / "bad", manifest)
     assert expected in refused(db, str(bot), "--name", "bad")
 
 
-def test_a_folder_without_a_manifest_is_refused(scratch: Path, db: Path) -> None:
-    (scratch / "empty").mkdir()
-    assert "has no bot.toml" in refused(db, str(scratch / "empty"), "--name", "empty")
+def test_a_folder_without_a_manifest_is_refused(tmp_path: Path, db: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    assert "has no bot.toml" in refused(db, str(tmp_path / "empty"), "--name", "empty")
 
 
-def test_a_bot_that_never_answers_the_handshake_is_refused(scratch: Path, db: Path) -> None:
-    bot = script(scratch / "silent.py", SILENT_SOURCE)
+def test_a_bot_that_never_answers_the_handshake_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "silent.py", SILENT_SOURCE)
     line = refused(db, str(bot), "--name", "silent", "--startup-timeout", "1.5")
     assert "did not start and answer the handshake within 1.5s" in line
 
 
-def test_a_bot_that_fails_its_validation_match_is_refused(scratch: Path, db: Path) -> None:
-    bot = script(scratch / "crasher.py", CRASHING_SOURCE)
+def test_a_bot_that_fails_its_validation_match_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "crasher.py", CRASHING_SOURCE)
     assert "forfeited its validation match" in refused(db, str(bot), "--name", "crasher", "--move-time", "0.5")
 
 
-def test_a_built_in_name_cannot_be_taken(scratch: Path, db: Path) -> None:
-    bot = script(scratch / "first.py", BOT_SOURCE)
+def test_a_built_in_name_cannot_be_taken(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "first.py", BOT_SOURCE)
     assert "built-in bot" in refused(db, str(bot), "--name", "random")
 
 
-def test_a_corrupt_database_gets_one_clear_line(scratch: Path) -> None:
-    bad = scratch / "ladder.sqlite"
+def test_a_corrupt_database_gets_one_clear_line(tmp_path: Path) -> None:
+    bad = tmp_path / "ladder.sqlite"
     bad.write_bytes(os.urandom(4096))
     result = referee("table", "--db", str(bad))
     assert result.exit_code == 1
@@ -168,11 +167,11 @@ def test_a_corrupt_database_gets_one_clear_line(scratch: Path) -> None:
     assert "is not a ladder database" in result.output
 
 
-def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(scratch: Path) -> None:
+def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(tmp_path: Path) -> None:
     from ladder.submission import read_manifest
 
     docs = (Path(__file__).resolve().parent.parent / "docs" / "ladder.md").read_text()
     example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
-    (scratch / "bot.toml").write_text(example)
-    manifest = read_manifest(scratch)
+    (tmp_path / "bot.toml").write_text(example)
+    manifest = read_manifest(tmp_path)
     assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos",))
