@@ -95,6 +95,12 @@ SUMMARIES: Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
 JSON of a final observation, where they are public (G-10, S-8)."""
 
 
+def public_summary(game: str, state: State) -> dict[str, Any]:
+    """The footer's `summary` of a finished match (empty for a game without one)."""
+    summary = SUMMARIES.get(game)
+    return {} if summary is None else summary(state.observe(0).to_json())
+
+
 class RefereeError(Exception):
     """A match failed for a reason that is not a bot's fault (the referee,
     the engine, the disk): retry it, never rate it. Close and restart the
@@ -516,7 +522,7 @@ class _Match:
                 except BotFault as fault:  # the match is over; it changes nothing
                     log.info("match %s: end of match not delivered to seat %d: %s",
                              self.match_id, seat.seat, fault.detail)
-        summary = self._summary(state)
+        summary = public_summary(self.rules.name, state)
         assert self._writer is not None
         self._writer.write({
             "type": FOOTER,
@@ -543,6 +549,3 @@ class _Match:
             summary=summary, record_path=self.record_path, decisions=self.decisions, seconds=seconds,
         )
 
-    def _summary(self, state: State) -> dict[str, Any]:
-        summary = SUMMARIES.get(self.rules.name)
-        return {} if summary is None else summary(state.observe(0).to_json())

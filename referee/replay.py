@@ -3,8 +3,9 @@
 A record is verified when the engine, dealt from the header's seed and fed
 the recorded decisions one by one, produces exactly the recorded events
 (setup and after every decision: every chance outcome, with the same
-audiences) and the recorded end: end reason, engine ranking, and the final
-ranking after the forfeit rule. The first difference is reported; what
+audiences) and the recorded end: end reason, engine ranking, the public end
+figures (the footer's summary, e.g. Saboteur's nugget totals and rounds), and
+the final ranking after the forfeit rule. The first difference is reported; what
 follows it would only be its consequence.
 
 A seat's view of the match (`SeatView`) is built only from what that seat
@@ -14,12 +15,13 @@ observations (G-10), never from the full state.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games import Event, Game, Observation, State, load_game
-from referee.match import final_ranks
+from referee.match import final_ranks, public_summary
 from referee.records import Entry, MatchRecord, events_json
 
 
@@ -137,6 +139,9 @@ def _check_end(record: MatchRecord, state: State) -> None:
     if list(outcome.ranks) != footer["engine_ranks"]:
         raise ReplayMismatch(f"ranking: the engine gives {list(outcome.ranks)}, the record says "
                              f"{footer['engine_ranks']}")
+    summary = json.loads(json.dumps(public_summary(record.header["game"], state)))
+    if "summary" in footer and summary != footer["summary"]:
+        raise ReplayMismatch(f"end figures: the engine gives {summary}, the record says {footer['summary']}")
     forfeited = frozenset(f["seat"] for f in footer["forfeits"])
     if forfeited != frozenset(f["seat"] for f in record.forfeits):
         raise ReplayMismatch("the footer's forfeits differ from the record's forfeit lines")

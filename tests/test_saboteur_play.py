@@ -77,6 +77,18 @@ def test_the_record_replays_and_verifies(played: tuple[str, Path, list[dict[str,
     assert "record only: dwarf cards dealt" in result.output  # the whole record shows every chance outcome
 
 
+def test_a_record_with_other_end_figures_does_not_verify(
+        played: tuple[str, Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    """The footer's nugget totals must be the engine's (S-7.2), like its ranking."""
+    _, record, lines = played
+    footer = dict(lines[-1], summary=dict(lines[-1]["summary"]))
+    footer["summary"]["nuggets"] = [total + 1 for total in footer["summary"]["nuggets"]]
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("".join(json.dumps(line) + "\n" for line in [*lines[:-1], footer]))
+    result = CliRunner().invoke(cli, ["replay", str(tampered), "--verify", "-q"], env=WIDE)
+    assert result.exit_code == 1 and "end figures" in result.output
+
+
 def busiest_map_user(lines: list[dict[str, Any]]) -> int:
     """The seat that looked at goals most often: its view has the most private knowledge to keep."""
     looks = [e["data"]["seat"] for e in record_events(lines) if e["kind"] == "map_used" and "goal" in e["data"]]
