@@ -172,6 +172,20 @@ def test_s3_1_a_turn_offers_play_or_discard_and_an_empty_hand_only_passes() -> N
     assert event(events, "passed").data == {"seat": 0} and empty.observe(0).active == 1
 
 
+def test_s3_1_the_engine_plays_forced_turns_itself() -> None:
+    """S-3.1: seats with an empty hand pass without being asked, and so does a
+    seat whose last card can only be discarded (a broken pick, S-4.4, on a
+    path card): the next seat asked is the first with a choice."""
+    state = scenario(hands=[["ns", "ew"], [], ["nesw"], ["nw"]], draw_pile=[],
+                     broken=[[], [], ["pick"], []])
+    events = play(state, Discard("ew"))
+    assert [e.data["seat"] for e in events if e.kind == "passed"] == [1]
+    assert [e.data for e in events if e.kind == "discarded" and 2 in e.visible_to][1:] == [
+        {"seat": 2, "card": "nesw"}
+    ]
+    assert state.to_act() == {3} and len(state.legal_actions(3)) > 1
+
+
 def test_s3_2_draw_after_the_turn_while_the_pile_lasts() -> None:
     """S-3.2: the active seat draws one card; the card is seen only by it."""
     state = scenario(hands=[["ew"], ["ns"], ["ns"], ["ns"]], draw_pile=["map", "rockfall"])

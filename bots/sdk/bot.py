@@ -65,10 +65,10 @@ class Bot(abc.ABC):
     def decide(
         self, observation: Observation, legal_actions: tuple[Action, ...], context: DecisionContext
     ) -> Action:
-        """Return one of `legal_actions` before `context.deadline`. There is at
-        least one (a forced Saboteur turn, such as a pass with an empty hand,
-        is asked too). An exception here ends the match stream, which the
-        referee treats as a crash (the seat forfeits)."""
+        """Return one of `legal_actions` before `context.deadline`. There are
+        at least two: the engine plays forced moves itself. An exception here
+        ends the match stream, which the referee treats as a crash (the seat
+        forfeits)."""
 
     def on_events(self, events: Sequence[Event]) -> None:
         """Events this seat may see, in the order they happened."""

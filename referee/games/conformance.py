@@ -6,7 +6,8 @@ seeded random matches through the public interface only and checks, at every
 decision, the contract of `referee.games.base`:
 
 - `to_act()` is empty exactly when the match is over, and only the seats in it
-  have legal actions;
+  have legal actions, at least two each (a forced move is the engine's to
+  play: no seat is asked when it has no choice);
 - every listed action applies; an unlisted one, or decisions from the wrong
   seats, raise `IllegalActionError` and leave the state unchanged;
 - actions round-trip through `str()`/`parse_action` and JSON;
@@ -173,14 +174,14 @@ def _check_not_over(state: State, where: _Where) -> None:
 
 
 def _check_turn(state: State, where: _Where, step: int) -> None:
-    """to_act() is non-empty and only its seats have (at least one) legal action."""
+    """to_act() is non-empty and only its seats have legal actions, at least two each."""
     if state.is_terminal():
         raise where.fail(step, "to_act() is not empty in a terminal state")
     deciding = state.to_act()
     for seat in range(state.num_seats):
         actions = state.legal_actions(seat)
-        if seat in deciding and not actions:
-            raise where.fail(step, f"seat {seat} must decide but has no legal action")
+        if seat in deciding and len(actions) < 2:
+            raise where.fail(step, f"seat {seat} must decide but has {len(actions)} legal action(s), not a choice")
         if seat not in deciding and actions:
             raise where.fail(step, f"seat {seat} is not to act but has legal actions")
         if len(set(actions)) != len(actions):

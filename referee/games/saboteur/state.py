@@ -146,6 +146,7 @@ class SaboteurState(State):
         self.first = self.streams["start"].below(seats)
         self.round = 1
         self._start_round()
+        self._play_forced_turns()
 
     def _start_round(self) -> None:
         """S-2.1 to S-2.3 (and S-7.1: everything but the nuggets is dealt anew)."""
@@ -276,6 +277,7 @@ class SaboteurState(State):
         try:
             ((seat, action),) = actions.items()
             self._turn(seat, action)
+            self._play_forced_turns()
         finally:
             self._events = None
         return events
@@ -338,6 +340,17 @@ class SaboteurState(State):
         return state_to_json(self)
 
     # ----------------------------------------------------------------- turns
+
+    def _play_forced_turns(self) -> None:
+        """Play every turn that offers one legal action: an empty hand's pass
+        (S-3.1) or a last card that can only be discarded. The game-neutral
+        interface asks a seat only when it has a choice (docs/engine.md), so
+        no bot spends its clock, or risks a strike, on a forced move."""
+        while not self.over:
+            legal = self.legal_actions(self.active)
+            if len(legal) != 1:
+                return
+            self._turn(self.active, legal[0])
 
     def _turn(self, seat: Seat, action: SaboteurAction) -> None:
         """S-3: one action, then a draw; S-6.1: the round may end."""
