@@ -30,6 +30,8 @@ from referee.simulation import simulate
 ROUNDS = 3
 NUGGET_VALUE = 44
 """S-1: 16 x 1 + 8 x 2 + 4 x 3."""
+DECK = 67
+"""S-1: 40 path and 27 action cards; a round has at most one turn per card (S-3.1, S-6.1)."""
 
 
 def run_json(*args: str) -> dict[str, Any]:
@@ -83,6 +85,8 @@ def check_consistent(report: dict[str, Any], players: int) -> None:
     """The invariants every Saboteur report keeps."""
     assert report["game"] == "saboteur" and report["players"] == players
     assert report["end_reasons"] == {"rounds_played": 1.0}  # S-7.1: always three rounds
+    # Turns include those the engine plays itself (a single legal action), decisions do not.
+    assert report["decisions_mean"] <= report["turns_mean"] and report["turns_max"] <= ROUNDS * DECK
     # S-4.5 / S-6.1: each round ends one way or the other.
     assert len(report["gold_reached_mean"]) == len(report["cards_exhausted_mean"]) == ROUNDS
     for gold, exhausted in zip(report["gold_reached_mean"], report["cards_exhausted_mean"]):
@@ -164,6 +168,7 @@ def test_a_digging_table_reaches_the_gold_and_the_report_shows_it(players: int) 
     report = simulate(load_game("saboteur"), players, games, seed=100, policy=dig_towards_goals).to_json()
     check_consistent(report, players)
     assert report["round_win_gold_diggers_mean"] > 0.0
+    assert report["turns_min"] < ROUNDS * DECK  # S-6.1: the gold ends a round before the cards run out
     assert any(share > 0.0 for share in report["gold_reached_mean"])
     expected = expected_report(players, 100, games, dig_towards_goals)
     for key, value in expected.items():

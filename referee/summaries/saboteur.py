@@ -38,6 +38,13 @@ def round_winner(result: Any) -> str:
     return "saboteurs" if SABOTEUR in result.roles else "nobody"
 
 
+def _turns(state: State) -> int:
+    """Turns played (S-3), forced ones included: the engine plays a turn with a
+    single legal action itself (an empty hand's pass), so decisions can be fewer."""
+    view: Any = state.observe(0)
+    return int(view.turn)
+
+
 def _facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:
     end: Any = last.observe(0)  # round results and, at the end, every nugget are public (S-6.2, S-6.5)
     results = end.results
@@ -59,6 +66,7 @@ def _facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:
 SUMMARISER = Summariser(
     end_reasons=("rounds_played",),
     end_labels={"rounds_played": "all rounds played (S-7.1)"},
+    turns=_turns,
     facts=_facts,
     fact_labels={
         "gold_reached": "gold reached, by round",
