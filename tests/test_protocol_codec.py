@@ -132,6 +132,21 @@ def test_decide_assembled_from_cached_bytes_is_a_valid_message():
         state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
 
 
+def test_notify_assembled_from_cached_event_fields_is_a_valid_message():
+    """Each event is encoded once for all the seats that see it; the message
+    a seat gets still carries exactly its events, in order."""
+    state, events = GAME.new_state(4, 5), []
+    rng = random.Random(5)
+    while len(events) < 40 and not state.is_terminal():
+        events += state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+    for seat in range(4):
+        mine = [e for e in events if seat in e.visible_to]
+        for _ in range(2):  # the second time from the cache
+            notify = tpb.RefereeMessage.FromString(wire.notify_message(CODEC, mine)).notify
+            decoded = [wire.decode_game_event(CODEC, e, seat) for e in notify.events]
+            assert [(e.kind, e.data) for e in decoded] == [(e.kind, dict(e.data)) for e in mine]
+
+
 def test_no_message_has_a_seed_field():
     """Nothing a bot receives may carry the match seed (issue 3, Protocol)."""
     def fields(descriptor, seen):

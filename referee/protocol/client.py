@@ -336,11 +336,9 @@ class BotClient:
         """Send events this seat may see (the caller has filtered them)."""
         if not events:
             return
-        codec = self._codec
-        message = tpb.RefereeMessage(
-            notify=tpb.Notify(events=[wire.game_event(codec, e) for e in events])  # type: ignore[arg-type]
-        )
-        self._require_stream().requests.put(message.SerializeToString())
+        stream = self._require_stream()
+        assert self._codec is not None  # set with the stream by start_match
+        stream.requests.put(wire.notify_message(self._codec, events))
 
     def end_match(self, outcome: Outcome, reason: str) -> None:
         """Send `MatchEnd` and close this match's stream. Never raises."""

@@ -172,6 +172,34 @@ class DecideEncoder:
         return _length_delimited(_REFEREE_DECIDE, body)
 
 
+_NOTIFY_EVENTS = tpb.Notify.DESCRIPTOR.fields_by_name["events"].number
+_REFEREE_NOTIFY = tpb.RefereeMessage.DESCRIPTOR.fields_by_name["notify"].number
+_EVENT_FIELDS: dict[int, tuple[Event, bytes]] = {}
+_EVENT_FIELDS_LIMIT = 4096
+
+
+def notify_message(codec: GameCodec, events: Sequence[Event]) -> bytes:
+    """The encoded `RefereeMessage{notify: Notify{events}}` of `events`.
+
+    The referee sends a public event to every seat, and encoding it (a
+    protobuf `Struct` for Gnadenlos!) was the largest cost of sending events,
+    so each event's field is encoded once and reused for every seat that sees
+    it. Entries keep their event alive, so a cached id is never another
+    event's; the cache is emptied when full (one match's events fit many
+    times over)."""
+    fields = []
+    for event in events:
+        hit = _EVENT_FIELDS.get(id(event))
+        if hit is None or hit[0] is not event:
+            if len(_EVENT_FIELDS) >= _EVENT_FIELDS_LIMIT:
+                _EVENT_FIELDS.clear()
+            encoded = game_event(codec, event).SerializeToString()
+            hit = (event, _length_delimited(_NOTIFY_EVENTS, encoded))
+            _EVENT_FIELDS[id(event)] = hit
+        fields.append(hit[1])
+    return _length_delimited(_REFEREE_NOTIFY, b"".join(fields))
+
+
 def match_end_message(outcome: Outcome, reason: str) -> tpb.RefereeMessage:
     return tpb.RefereeMessage(
         match_end=tpb.MatchEnd(ranks=outcome.ranks, reason=reason, detail=outcome.detail)
