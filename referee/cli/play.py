@@ -3,7 +3,8 @@
 Each --bot is a built-in name (random, heuristic, mcts, mcts:SECONDS) or a
 command line. The bots are started at once, the match runs under the
 referee (time control, failure policy, record), and the table is printed
-turn by turn as a spectator sees it (public information only, G-10). With
+as the match goes, as a spectator sees it (public information only: G-10,
+S-8) — Gnadenlos!'s every turn, Saboteur's maze whenever it changes. With
 --json only the result is printed, as one JSON object.
 """
 

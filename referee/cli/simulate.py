@@ -64,9 +64,11 @@ def simulate(
 
     Every decision is a uniformly random legal action, so the report shows the
     game's structure (seat advantage, how matches end, how long they last)
-    without any strategy in it. Example:
+    without any strategy in it. Examples:
 
         referee simulate --game gnadenlos --players 4 --games 1000 --seed 1
+
+        referee simulate --game saboteur --players 7 --games 1000
     """
     seats = players if players is not None else min(max(4, game.min_seats), game.max_seats)
     try:
