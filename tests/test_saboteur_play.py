@@ -69,6 +69,11 @@ def test_the_match_finishes_and_is_shown_as_the_maze_grows(played: tuple[str, Pa
     assert "record only" not in out
 
 
+def test_a_table_outside_three_to_ten_is_refused() -> None:
+    result = CliRunner().invoke(cli, ["play", "--game", "saboteur", "--bot", "random", "--bot", "random"])
+    assert result.exit_code == 2 and "3 to 10 seats" in result.output
+
+
 def test_the_record_replays_and_verifies(played: tuple[str, Path, list[dict[str, Any]]]) -> None:
     _, record, _ = played
     result = CliRunner().invoke(cli, ["replay", str(record), "--verify"], env=WIDE)

@@ -172,6 +172,10 @@ def test_events_are_told_in_words_to_each_audience() -> None:
     assert "cy[2] passes, discarding a card face down" in looker
     discarder = watch(scenario(), actions, seat=2)
     assert "cy[2] passes, discarding ns face down" in discarder and "it is stone" not in discarder
+    # The whole record tells each happening once, with its secret.
+    whole = watch(scenario(), actions)
+    assert "cy[2] passes, discarding ns face down" in whole and "discarding a card" not in whole
+    assert "ann[0] looks at goal (8, 2) with a map: it is stone" in whole and "draws a card" not in whole
 
 
 def test_the_rockfalled_cell_is_empty_again() -> None:
