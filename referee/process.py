@@ -308,9 +308,10 @@ def _spawn(command: list[str], label: str, log_path: Path, policy: SandboxPolicy
         box.close()
         if isinstance(exc, OSError) and exc.errno == errno.EACCES and box.uid is not None:
             raise SpawnFailed(errno.EACCES, (
-                f"the bot's own user (uid {box.uid}) may not execute it; make the program, and the "
-                f"interpreter its #! line names, readable and executable by all (chmod a+rx), or run "
-                f"with SandboxPolicy(run_as='self') to trust it with the referee's user")) from None
+                f"the bot's own user (uid {box.uid}) may not execute it: make the program, its folder "
+                f"and the interpreter its #! line names readable and executable by all (chmod a+rx; "
+                f"a closed folder above them is fine), or trust it with the referee's user "
+                f"(SandboxPolicy(run_as='self'))")) from None
         raise
     return process, socket_path
 

@@ -26,6 +26,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from referee.process import BotProcess
+from referee.protocol.client import BotStartFailed
 from referee.sandbox import (
     Limits,
     PeerMismatch,
@@ -398,3 +400,32 @@ def test_a_sweep_racing_sandbox_creation_never_removes_a_live_folder(tmp_path: P
     finally:
         stop.set()
         sweeper.join()
+
+
+def bot_in_a_closed_folder(tmp_path: Path, mode: int) -> Path:
+    """A random bot script of file mode `mode` in its own folder, inside a
+    folder only root may enter (like a checkout under /root)."""
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    (closed / "bot").mkdir(mode=0o755)
+    script = closed / "bot" / "bot.py"
+    script.write_text(f"#!{PY}\nimport runpy\nrunpy.run_module('bots.random', run_name='__main__')\n")
+    script.chmod(mode)
+    return script
+
+
+def test_a_bot_in_a_closed_folder_runs_under_its_own_uid(tmp_path: Path) -> None:
+    """The referee exposes the program's folder to the bot's sandbox: no
+    need to run it as the referee's user, nor to open the folder above."""
+    with BotProcess.start([str(bot_in_a_closed_folder(tmp_path, 0o755))], label="closed") as bot:
+        assert bot.info.name == "random"
+        assert (bot.protections()["own_uid"] is not None) == OWN_USER
+
+
+@pytest.mark.skipif(not OWN_USER, reason="bots run as the referee's user here: any program it may run starts")
+def test_a_program_its_own_uid_may_not_execute_is_refused_not_run_as_the_referee(tmp_path: Path) -> None:
+    script = bot_in_a_closed_folder(tmp_path, 0o700)
+    with pytest.raises(BotStartFailed, match=r"own user \(uid \d+\) may not execute it: .*chmod a\+rx"):
+        BotProcess.start([str(script)], label="private")
+    with BotProcess.start([str(script)], label="trusted", policy=SandboxPolicy(run_as="self")) as bot:
+        assert bot.protections()["own_uid"] is None  # only when the policy says so

@@ -153,7 +153,7 @@ class Sandbox:
         """Where the bot should create its listening socket."""
         return self.socket_dir / filename
 
-    def protections(self) -> dict[str, object]:
+    def protections(self) -> dict[str, Any]:
         """What this sandbox applies, for the match record."""
         return {
             "own_uid": self.uid,
