@@ -14,10 +14,11 @@ docs/bots.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.games.saboteur.actions import BreakTool, Discard, Map, PlacePath, Repair, Rockfall
+from referee.games.saboteur.cards import ACTION, KINDS, PATH
 
 from bots.heuristic.saboteur_view import SaboteurView
 from bots.heuristic.tunnel import card
@@ -45,8 +46,7 @@ SABOTEUR_KEEP = {"through": 0.2, "dead": 0.6, "break": 0.7, "repair": 0.4, "rock
 """And to a saboteur: dead ends, broken tools and rockfalls are its weapons."""
 
 
-def family(name: str) -> str:
-    """The heuristic's card family: through, dead, break, repair, rockfall or map."""
+def _family(name: str) -> str:
     if name.startswith("dead_"):
         return "dead"
     if name.startswith("break_"):
@@ -58,11 +58,15 @@ def family(name: str) -> str:
     return "through"
 
 
+FAMILY: dict[str, str] = {kind.name: _family(kind.name) for kind in KINDS if kind.family in (PATH, ACTION)}
+"""Card kind -> the heuristic's family: through, dead, break, repair, rockfall or map."""
+
+
 def keep(view: SaboteurView, name: str) -> float:
     """What keeping a card of kind `name` is worth to the seat. A crossroads
     or T fits more places than a straight or a curve; a map is worthless once
     the gold's place is known."""
-    kind = family(name)
+    kind = FAMILY[name]
     table = SABOTEUR_KEEP if view.saboteur else DIGGER_KEEP
     value = table[kind]
     if kind == "through":
@@ -85,19 +89,8 @@ def decide(view: SaboteurView, legal: Sequence[Any]) -> Any:
 
 
 def score_action(view: SaboteurView, action: Any) -> float:
-    if isinstance(action, PlacePath):
-        return place_score(view, action)
-    if isinstance(action, BreakTool):
-        return break_score(view, action)
-    if isinstance(action, Repair):
-        return repair_score(view, action)
-    if isinstance(action, Rockfall):
-        return rockfall_score(view, action)
-    if isinstance(action, Map):
-        return map_score(view, action)
-    if isinstance(action, Discard):
-        return -keep(view, action.card)
-    return 0.0
+    rule = RULES.get(type(action))
+    return rule(view, action) if rule is not None else 0.0
 
 
 def _side(view: SaboteurView) -> float:
@@ -157,3 +150,20 @@ def map_score(view: SaboteurView, action: Map) -> float:
         return -keep(view, "map") - 0.01
     distance = next((best for g, _, best, _, _, _ in view.outlook.goals if g == cell), 0)
     return MAP_VALUE - 0.01 * distance - keep(view, "map")
+
+
+def discard_score(view: SaboteurView, action: Discard) -> float:
+    """S-3.1: a pass loses only the card."""
+    return -keep(view, action.card)
+
+
+RULES: dict[type, Callable[[SaboteurView, Any], float]] = {
+    PlacePath: place_score,
+    BreakTool: break_score,
+    Repair: repair_score,
+    Rockfall: rockfall_score,
+    Map: map_score,
+    Discard: discard_score,
+}
+"""The rule that scores each type of action (by exact type: a dict lookup is
+several times cheaper than isinstance checks against the Action base class)."""

@@ -103,10 +103,8 @@ def view_from_observation(obs: SaboteurObservation, suspicion: Sequence[float]) 
     )
 
 
-def view_from_state(state: Any, seat: int, suspicion: Sequence[float]) -> SaboteurView:
-    """The view of `seat` in a full (determinized) state, from that seat's
-    knowledge in it only: its role, its hand, the goals it knows."""
-    bit = 1 << seat
+def tunnel_from_state(state: Any) -> Tunnel:
+    """The maze of a full state (its connectivity as the engine keeps it)."""
     cards: dict[Cell, tuple[int, bool]] = {}
     hidden: list[Cell] = []
     for cell, (instance, _) in state.cells.items():
@@ -115,6 +113,14 @@ def view_from_state(state: Any, seat: int, suspicion: Sequence[float]) -> Sabote
             hidden.append(cell)
         else:
             cards[cell] = (edges, THROUGH[instance])
+    return Tunnel(cards, hidden, state.conn)
+
+
+def view_from_state(state: Any, seat: int, suspicion: Sequence[float]) -> SaboteurView:
+    """The view of `seat` in a full (determinized) state, from that seat's
+    knowledge in it only: its role, its hand, the goals it knows. Distances
+    are Manhattan distances (bots/heuristic/tunnel.py): rollouts need speed."""
+    bit = 1 << seat
     goals = []
     for cell, instance, up in zip(GOAL_CELLS, state.goals, state.goal_up):
         goals.append((cell, NAME[instance] if up or state.known[instance] & bit else None, up))
@@ -125,7 +131,7 @@ def view_from_state(state: Any, seat: int, suspicion: Sequence[float]) -> Sabote
         saboteur=NAME[state.roles[seat]] == SABOTEUR,
         hand=[NAME[c] for c in state.hands[seat]],
         broken=state.broken,
-        outlook=Outlook(Tunnel(cards, hidden, state.conn), weights),
+        outlook=Outlook(tunnel_from_state(state), weights, exact=False),
         gold_known=known,
         unknown_goals=tuple(cell for cell, name, up in goals if name is None and not up),
         suspicion=suspicion,

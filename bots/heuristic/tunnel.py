@@ -24,6 +24,9 @@ from referee.games.saboteur.config import DEFAULT_CONFIG, Cell
 
 Card = tuple[int, bool]
 """(open edges as laid, through card?)."""
+Field = dict[Cell, int] | None
+"""A goal's distance field (`distance_field`), or None for plain Manhattan
+distances (cards in the way not walked around; several times cheaper)."""
 
 CARD_EDGES: dict[str, tuple[int, int]] = {k.name: (k.edges, turned(k.edges)) for k in KINDS if k.edges}
 """Kind name -> (edges upright, edges turned 180 degrees)."""
@@ -115,12 +118,9 @@ class Tunnel:
             self._ends = sorted(ends)
         return self._ends
 
-    def distances(self, goal: Cell, field: dict[Cell, int] | None = None) -> tuple[int, Cell | None, int]:
+    def distances(self, goal: Cell, field: Field) -> tuple[int, Cell | None, int]:
         """(cards still needed to reach `goal`, the open end that needs fewest,
-        the fewest needed through any other open end), by `field` if given
-        (else the goal's distance field of this maze)."""
-        if field is None:
-            field = distance_field(goal, self.occupied())
+        the fewest needed through any other open end), by `field`."""
         best = second = BLOCKED
         best_end: Cell | None = None
         for end in self.open_ends():
@@ -132,8 +132,11 @@ class Tunnel:
         return best, best_end, second
 
 
-def field_distance(field: dict[Cell, int], goal: Cell, cell: Cell) -> int:
-    """Cards needed from `cell` (a card laid there included) to reach `goal`."""
+def field_distance(field: Field, goal: Cell, cell: Cell) -> int:
+    """Cards needed from `cell` (a card laid there included) to reach `goal`:
+    from the distance field, or the Manhattan distance without one."""
+    if field is None:
+        return abs(cell[0] - goal[0]) + abs(cell[1] - goal[1])
     found = field.get(cell)
     if found is not None:
         return found
@@ -187,25 +190,34 @@ class Outlook:
     on towards the nearest candidate counts almost fully, and splitting the
     effort between two candidates counts little. Scores a placement or a
     rockfall by how much nearer (positive) or farther (negative) it brings
-    the gold."""
+    the gold. With `exact` False, distances are Manhattan distances (for
+    rollouts, where speed counts more)."""
 
-    __slots__ = ("tunnel", "goals", "distance")
+    __slots__ = ("tunnel", "goals", "distance", "hot")
 
-    def __init__(self, tunnel: Tunnel, weights: dict[Cell, float]) -> None:
+    def __init__(self, tunnel: Tunnel, weights: dict[Cell, float], exact: bool = True) -> None:
         self.tunnel = tunnel
-        self.goals: list[tuple[Cell, float, int, Cell | None, int, dict[Cell, int]]] = []
-        occupied = tunnel.occupied()
+        self.goals: list[tuple[Cell, float, int, Cell | None, int, Field]] = []
+        self.hot: set[Cell] = set()
+        """Open ends as near a goal as the tunnel gets: only a card laid there
+        can change a distance (a neighbour is at most one card nearer)."""
+        occupied = tunnel.occupied() if exact else frozenset()
+        ends = tunnel.open_ends()
         for goal, weight in weights.items():
             if weight <= 0:
                 continue
-            best, best_end, second = tunnel.distances(goal)
-            self.goals.append((goal, weight, best, best_end, second, distance_field(goal, occupied)))
+            field = distance_field(goal, occupied) if exact else None
+            best, best_end, second = tunnel.distances(goal, field)
+            self.goals.append((goal, weight, best, best_end, second, field))
+            self.hot.update(end for end in ends if field_distance(field, goal, end) <= best)
         self.distance = soft_min([(g[1], g[2]) for g in self.goals])
 
     def place(self, cell: Cell, laid: Card) -> tuple[float, float]:
         """(cards of progress towards the gold, chance the card reaches it) for
         a path card laid at `cell` (S-4.1 to S-4.5). A dead end gives no new
         open end and may close the best one."""
+        if cell not in self.hot:
+            return 0.0, 0.0
         tunnel = self.tunnel
         x, y = cell
         ends: list[Cell] = []
@@ -240,7 +252,8 @@ class Outlook:
         cleared.remove(cell)
         after = []
         for goal, weight, _, _, _, field in self.goals:
-            after.append((weight, cleared.distances(goal, reopened(field, goal, cell))[0]))
+            patched = None if field is None else reopened(field, goal, cell)
+            after.append((weight, cleared.distances(goal, patched)[0]))
         return self.distance - soft_min(after)
 
 

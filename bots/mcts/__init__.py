@@ -1,4 +1,4 @@
-"""The information-set MCTS bot for Gnadenlos! (docs/bots.md): `python -m bots.mcts`."""
+"""The information-set MCTS bot for Gnadenlos! and Saboteur (docs/bots.md): `python -m bots.mcts`."""
 
 from bots.mcts.bot import MctsBot
 from bots.mcts.search import ISMCTS, SearchStats

@@ -13,13 +13,19 @@ one shared tree in it:
 - Simultaneous decisions (the commitment, G-5.4) are decoupled: each deciding
   seat picks from its own statistics without seeing the others' choice, and
   the child is keyed by the joint action.
+- A game may split a seat's statistics by what that seat privately knows
+  and plays by (`seat_key`: in Saboteur its role), so an opponent that is
+  a saboteur in one determinization and a gold-digger in another does not
+  pool the two (a step from single-observer towards multiple-observer
+  ISMCTS; the searching seat's own key never changes).
 - Legal actions differ between determinizations (another seat's hidden hand,
   the adventurers an auction reveals), so selection is UCB1 over the actions
   available in this determinization, with availability counts in place of the
   parent's visit count ("subset-armed bandit").
 - One node is added per iteration; from there a rollout policy (random or the
   heuristic) plays on, to the end or for `rollout_depth` decisions after which
-  a static evaluation ranks the seats.
+  a static evaluation ranks the seats (or a game's own estimate gives each
+  seat's expected reward directly).
 - Rewards come from the final ranking (G-9.4): seat reward
   (n - 1 - place) / (n - 1), places shared by a tie averaged.
 
@@ -33,7 +39,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,8 +51,13 @@ RolloutPolicy = Callable[[State, int, tuple[Any, ...], random.Random], Any]
 """(state, seat, legal actions, rng) -> the action that seat plays in a rollout."""
 Evaluator = Callable[[State], Sequence[float]]
 """A score per seat for a non-final state; higher is better."""
+Estimator = Callable[[State], Sequence[float]]
+"""An expected reward per seat (0..1, as from the final ranking) for a non-final state."""
 Candidates = Callable[[State, int, tuple[Any, ...]], tuple[Any, ...]]
 """(state, seat, legal actions) -> the subset worth searching (dominated ones dropped)."""
+SeatKey = Callable[[State, int], Hashable]
+"""(state, seat) -> what a seat privately knows that decides how it plays
+(its hidden role): it keeps separate statistics per value."""
 
 
 def random_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
@@ -73,16 +84,17 @@ def outcome_rewards(state: State) -> list[float]:
 
 
 class _Node:
-    """A node of the tree: per deciding seat, action -> [visits, reward sum,
-    availability]; children keyed by the (joint) action taken."""
+    """A node of the tree: per deciding seat (or seat and its private key),
+    action -> [visits, reward sum, availability]; children keyed by the
+    (joint) action taken."""
 
     __slots__ = ("children", "stats", "hints", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
-        self.stats: dict[int, dict[Any, list[float]]] = {}
-        self.hints: dict[int, Any] = {}
-        self.visits: dict[int, int] = {}
+        self.stats: dict[Hashable, dict[Any, list[float]]] = {}
+        self.hints: dict[Hashable, Any] = {}
+        self.visits: dict[Hashable, int] = {}
 
 
 @dataclass
@@ -117,20 +129,24 @@ class ISMCTS:
         rollout: RolloutPolicy = random_rollout,
         rollout_depth: int | None = None,
         evaluate: Evaluator | None = None,
+        estimate: Estimator | None = None,
         candidates: Candidates | None = None,
+        seat_key: SeatKey | None = None,
         hint: RolloutPolicy | None = None,
         hint_weight: float = 0.5,
         widening: float = 0.7,
         exploration: float = 0.7,
         rng: random.Random | None = None,
     ) -> None:
-        if rollout_depth is not None and evaluate is None:
-            raise ValueError("a rollout depth cut-off needs an evaluation function")
+        if rollout_depth is not None and evaluate is None and estimate is None:
+            raise ValueError("a rollout depth cut-off needs an evaluation or estimate function")
         self.game = game
         self.rollout = rollout
         self.rollout_depth = rollout_depth
         self.evaluate = evaluate
+        self.estimate = estimate
         self.candidates = candidates
+        self.seat_key = seat_key
         self.hint = hint
         self.hint_weight = hint_weight
         self.widening = widening
@@ -159,8 +175,9 @@ class ISMCTS:
         cpu_started = time.process_time()
         cpu_until = cpu_started + cpu_seconds if cpu_seconds is not None else None
         done = 0
+        root_key: Hashable = seat
         while True:
-            self._iterate(root, observation, seat)
+            root_key = self._iterate(root, observation, seat)
             done += 1
             if iterations is not None and done >= iterations:
                 break
@@ -171,7 +188,7 @@ class ISMCTS:
         elapsed = time.monotonic() - started
         self.stats.total_cpu_seconds += time.process_time() - cpu_started
         self._record(done, elapsed, root)
-        table = root.stats.get(seat, {})
+        table = root.stats.get(root_key, {})
         tried = [a for a in table if a in legal_actions]
         # most visited; among equals the one tried first (the hint's, if any)
         return max(tried, key=lambda a: table[a][0]) if tried else legal_actions[0]
@@ -187,14 +204,20 @@ class ISMCTS:
             done, elapsed, s.iterations_per_second, s.tree_nodes,
         )
 
-    def _iterate(self, root: _Node, observation: Observation, seat: int) -> None:
+    def _iterate(self, root: _Node, observation: Observation, seat: int) -> Hashable:
+        """One iteration; returns the key under which `seat` decides at the root."""
         rng = self.rng
         state = self.game.determinize(observation, rng)
         node = root
-        path: list[tuple[_Node, dict[int, Any]]] = []
+        path: list[tuple[_Node, dict[int, Any], dict[int, Hashable]]] = []
+        root_key: Hashable = seat
         while not state.is_terminal():
-            joint = {s: self._select(node, s, state) for s in sorted(state.to_act())}
-            path.append((node, joint))
+            deciding = sorted(state.to_act())
+            keys = {s: self._key(state, s) for s in deciding}
+            if node is root:
+                root_key = keys.get(seat, seat)
+            joint = {s: self._select(node, s, keys[s], state) for s in deciding}
+            path.append((node, joint, keys))
             state.apply_unchecked(joint)
             key = tuple(joint.items()) if len(joint) > 1 else next(iter(joint.values()))
             child = node.children.get(key)
@@ -203,13 +226,21 @@ class ISMCTS:
                 break
             node = child
         rewards = self._simulate(state)
-        for node, joint in path:
+        for node, joint, keys in path:
             for s, action in joint.items():
-                entry = node.stats[s][action]
+                entry = node.stats[keys[s]][action]
                 entry[0] += 1
                 entry[1] += rewards[s]
+        return root_key
 
-    def _select(self, node: _Node, seat: int, state: State) -> Any:
+    def _key(self, state: State, seat: int) -> Hashable:
+        """Whose statistics a seat's choice at a node updates: the seat's, or,
+        with `seat_key`, the seat's as it is in this determinization."""
+        if self.seat_key is None:
+            return seat
+        return seat, self.seat_key(state, seat)
+
+    def _select(self, node: _Node, seat: int, key: Hashable, state: State) -> Any:
         """UCB1 over the actions available in this determinization.
 
         Without a hint policy every untried action is tried first (classic
@@ -223,12 +254,12 @@ class ISMCTS:
         everything = legal = state.legal_actions(seat)
         if self.candidates is not None:
             legal = self.candidates(state, seat, everything)
-        table = node.stats.get(seat)
+        table = node.stats.get(key)
         if table is None:
-            table = node.stats[seat] = {}
-        visits_here = node.visits.get(seat, 0) + 1
-        node.visits[seat] = visits_here
-        hint = node.hints.get(seat)
+            table = node.stats[key] = {}
+        visits_here = node.visits.get(key, 0) + 1
+        node.visits[key] = visits_here
+        hint = node.hints.get(key)
         available = 0
         best: Any = None
         best_score = -1.0
@@ -260,7 +291,7 @@ class ISMCTS:
         if not available and self.hint is not None:
             action = self.hint(state, seat, everything, self.rng)
             if action in legal:
-                node.hints.setdefault(seat, action)
+                node.hints.setdefault(key, action)
             else:
                 action = None
         if action is None:
@@ -275,6 +306,8 @@ class ISMCTS:
         steps = 0
         while not state.is_terminal():
             if depth is not None and steps >= depth:
+                if self.estimate is not None:
+                    return list(self.estimate(state))
                 assert self.evaluate is not None
                 return rank_rewards(self.evaluate(state))
             state.apply_unchecked({s: policy(state, s, state.legal_actions(s), rng) for s in state.to_act()})
