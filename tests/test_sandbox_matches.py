@@ -115,7 +115,7 @@ def forfeit(record: MatchRecord) -> dict[str, Any]:
 
 def test_fork_bomb_forfeits_and_every_fork_dies(hostile: Any, random_bots: list[BotProcess],
                                                 tmp_path: Path) -> None:
-    bomb = hostile("fork_bomb", policy=SandboxPolicy(limits=Limits(max_processes=48)))
+    bomb = hostile("fork_bomb", policy=SandboxPolicy(limits=Limits(max_processes=32)))
     result, record = play([bomb, *random_bots], tmp_path)
     assert [s["reason"] for s in strikes(record)] == ["timeout"] * STRIKE_LIMIT
     assert forfeit(record)["reason"] == "strike_limit" and result.ranks[0] == 2

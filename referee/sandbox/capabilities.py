@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 SHIM = Path(__file__).with_name("_shim.py")
 CGROUP2_MOUNTS = ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")
+AUTOGROUP = Path("/proc/sys/kernel/sched_autogroup_enabled")
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,12 @@ class Capabilities:
     cgroup_v2_writable: bool
     """A cgroup v2 hierarchy could be written (not used yet; recorded for
     memory accounting later)."""
+    cpu_share_per_session: bool
+    """The scheduler shares CPU time between sessions first (autogroup). A
+    bot starts as one session, so its processes share one slice and a fork
+    bomb slows its opponents about as much as one spinning process; a bot
+    that calls setsid in each process gets a slice each (at most
+    `Limits.max_processes` of them)."""
 
     def missing(self) -> list[str]:
         """Names of the protections that are not available."""
@@ -109,7 +116,15 @@ def _probe(probe_uid: int) -> Capabilities:
         subreaper=bool(found.get("subreaper")),
         pidfd=bool(found.get("pidfd")),
         cgroup_v2_writable=_cgroup_v2_writable(),
+        cpu_share_per_session=_autogroup(),
     )
+
+
+def _autogroup() -> bool:
+    try:
+        return AUTOGROUP.read_text().strip() == "1"
+    except OSError:
+        return False
 
 
 def _cgroup_v2_writable() -> bool:
