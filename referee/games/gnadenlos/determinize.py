@@ -47,7 +47,7 @@ def determinize(obs: GnadenlosObservation, rng: random.Random, cfg: GnadenlosCon
     state.rng_die = ChanceStream(derive_seed(seed, "die"))
     _deal_adventurers(state, obs, rng)
     _deal_ious(state, obs, rng)
-    state.event_deck = sorted((Counter(EVENT_DECK) - Counter(obs.event_revealed)).elements())
+    state.event_deck = sorted((Counter[int](EVENT_DECK) - Counter(obs.event_revealed)).elements())
     rng.shuffle(state.event_deck)
     if len(state.event_deck) != obs.event_deck_count:
         raise ValueError("inconsistent observation: event deck count")

@@ -132,7 +132,7 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     if "event_deck" in obj:
         state.event_deck = list(obj["event_deck"])
     else:
-        rest = list(EVENT_DECK)
+        rest: list[int] = list(EVENT_DECK)
         for e in state.event_revealed:
             rest.remove(e)
         state.event_deck = sorted(rest)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RULES_VERSION = "saboteur-1"
+RULES_VERSION = "saboteur-2"
+"""Bumped when the same decisions would give another match, so an old record
+is refused with a clear message instead of failing mid-replay (2: forced
+turns are played by the engine)."""
 
 Cell = tuple[int, int]
 """A maze cell (x, y): x grows to the east, y to the north."""
