@@ -9,12 +9,14 @@ from typing import Any
 
 from referee.games import load_game
 from referee.games.gnadenlos.state import GnadenlosState
+from referee.games.saboteur.state import SaboteurState
 from referee.protocol.client import TimeControl
 
 from bots.sdk import DecisionContext, MatchInfo
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "bots"
 GAME = load_game("gnadenlos")
+SABOTEUR = load_game("saboteur")
 
 
 def scenario_json(name: str) -> dict[str, Any]:
@@ -31,12 +33,20 @@ def scenario(name: str) -> GnadenlosState:
     return state
 
 
-def context(seat: int, num_seats: int, seconds: float = 60.0) -> DecisionContext:
+def saboteur_scenario(name: str) -> SaboteurState:
+    """A hand-built Saboteur state from tests/scenarios/bots/saboteur_<name>.json."""
+    state = SABOTEUR.state_from_json(scenario_json(f"saboteur_{name}"))
+    assert isinstance(state, SaboteurState)
+    return state
+
+
+def context(seat: int, num_seats: int, seconds: float = 60.0, game: str = "gnadenlos") -> DecisionContext:
     """A decision context with a generous deadline (tests count iterations, not time)."""
-    info = MatchInfo("test", "gnadenlos", {}, seat, num_seats, ("bot",) * num_seats, TimeControl(seconds))
+    info = MatchInfo("test", game, {}, seat, num_seats, ("bot",) * num_seats, TimeControl(seconds))
     return DecisionContext(info, 1, time.monotonic() + seconds)
 
 
-def decide(bot: Any, state: GnadenlosState, seat: int) -> Any:
+def decide(bot: Any, state: GnadenlosState | SaboteurState, seat: int) -> Any:
     """What `bot` plays for `seat`, given only that seat's observation and legal actions."""
-    return bot.decide(state.observe(seat), state.legal_actions(seat), context(seat, state.n))
+    context_ = context(seat, state.n, game=state.game.name)
+    return bot.decide(state.observe(seat), state.legal_actions(seat), context_)

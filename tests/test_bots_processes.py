@@ -1,6 +1,7 @@
 """The built-in bots play complete matches through the referee as real
 processes (`python -m bots.heuristic`, `python -m bots.mcts`), warm across
-matches, with no strike: every answer legal and in time (DESIGN.md, Bots)."""
+matches and games, with no strike: every answer legal and in time
+(DESIGN.md, Bots) — Gnadenlos! and Saboteur (issue 7)."""
 
 from __future__ import annotations
 
@@ -31,14 +32,20 @@ def bots(tmp_path: Path):
         bot.close()
 
 
-def test_heuristic_and_mcts_play_complete_matches_as_processes(bots: list[BotProcess], tmp_path: Path) -> None:
+END_REASONS = {"gnadenlos": ("vultures", "undertaker", "goal", "safety_valve"), "saboteur": ("rounds_played",)}
+
+
+@pytest.mark.parametrize("game", ["gnadenlos", "saboteur"])
+def test_heuristic_and_mcts_play_complete_matches_as_processes(
+    game: str, bots: list[BotProcess], tmp_path: Path
+) -> None:
     pids = [bot.pid for bot in bots]
     for seed, seats in ((3, 4), (4, 3)):
         path = tmp_path / f"match{seed}.jsonl"
-        result = run_match("gnadenlos", bots[:seats], seed=seed, time_control=TIME, record_path=path)
+        result = run_match(game, bots[:seats], seed=seed, time_control=TIME, record_path=path)
         record = read_record(path)
         assert all(line["by"] == "bot" and "strike" not in line for d in record.decisions for line in d["seats"])
         assert all(s.forfeit is None for s in result.seats)
         assert [s.name for s in result.seats] == ["heuristic", "mcts", "mcts", "random"][:seats]
-        assert result.end_reason in ("vultures", "undertaker", "goal", "safety_valve")
+        assert result.end_reason in END_REASONS[game]
     assert [bot.pid for bot in bots] == pids and all(bot.alive for bot in bots)

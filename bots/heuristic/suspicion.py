@@ -43,7 +43,7 @@ DEAD_END_DOUBT = 0.3
 BREAK_BASE = 0.3
 """A broken tool on a seat of unknown side leans saboteur: early breaks are
 mostly theirs."""
-BREAK_SIDE = 1.0
+BREAK_SIDE = 1.5
 REPAIR_SIDE = 0.8
 LIMIT = 4.0
 
