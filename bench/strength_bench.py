@@ -5,6 +5,11 @@ in seat i mod 4; match i is dealt from seed BASE_SEED + i):
 - `heuristic`: the heuristic bot against three random bots (target: a win share of at least 60 %; chance is 25 %);
 - `mcts-0.2`: the MCTS bot thinking 0.2 s per decision against three heuristic bots (target: at least 40 %);
 - `mcts-0.05`: the same at 0.05 s per decision.
+Opt-in Saboteur settings (`--settings saboteur-heuristic,...`): the same names
+prefixed `saboteur-`, played at SABOTEUR_SEATS seats (match i puts the bot in
+seat i mod 5), a win being first place by final nugget total (S-7.2); e.g.
+`saboteur-heuristic` (heuristic vs four random bots; chance is 20 %) and
+`saboteur-mcts-0.2` (MCTS vs four heuristic bots).
 A shared first place counts as a fraction (1/k for k winners). Intervals are
 95 % Wilson score intervals over the matches played.
 
@@ -54,6 +59,23 @@ shared, and a decision should get the same work whatever else runs."""
 PROGRESS_EVERY = 10
 TARGETS = {"heuristic": 0.60, "mcts-0.2": 0.40, "mcts-0.05": None}
 OPPONENTS = {"heuristic": "random", "mcts-0.2": "heuristic", "mcts-0.05": "heuristic"}
+SABOTEUR = "saboteur-"
+"""Prefix of the Saboteur settings; the rest of the name reads as a Gnadenlos! setting's."""
+SABOTEUR_SEATS = 5
+"""Five seats: two saboteurs among six dwarf cards (S-1), the smallest table
+where both teams have more than one member."""
+
+
+def table(setting: str) -> tuple[str, int, str]:
+    """(game, seats, the setting without its game prefix) of `setting`."""
+    if setting.startswith(SABOTEUR):
+        return "saboteur", SABOTEUR_SEATS, setting[len(SABOTEUR):]
+    return "gnadenlos", SEATS, setting
+
+
+def opponents(setting: str) -> str:
+    """The opponents of `setting`: random bots for the heuristic, heuristic bots for MCTS."""
+    return OPPONENTS.get(setting, "random" if table(setting)[2] == "heuristic" else "heuristic")
 
 
 @dataclass(frozen=True)
@@ -85,15 +107,16 @@ def subject(setting: str, match: int) -> Bot:
 
 
 def play_one(job: tuple[str, int]) -> MatchFigures:
-    """One match of `setting`: the subject in seat match % 4."""
+    """One match of `setting`: the subject in seat match % seats."""
     setting, match = job
-    seat = match % SEATS
+    game, seats, name = table(setting)
+    seat = match % seats
     bots: list[Bot] = [
-        RandomBot(match * SEATS + k) if OPPONENTS[setting] == "random" else HeuristicBot()
-        for k in range(SEATS)
+        RandomBot(match * seats + k) if opponents(setting) == "random" else HeuristicBot()
+        for k in range(seats)
     ]
-    bots[seat] = subject(setting, match)
-    result = play_match(bots, BASE_SEED + match, move_time=ARENA_MOVE_TIME)
+    bots[seat] = subject(name, match)
+    result = play_match(bots, BASE_SEED + match, game=game, move_time=ARENA_MOVE_TIME)
     ranks = result.outcome.ranks
     win = 1 / ranks.count(0) if ranks[seat] == 0 else 0.0
     stats = getattr(bots[seat], "stats", None)
@@ -216,10 +239,12 @@ def summarise(setting: str, figures: Sequence[MatchFigures], seconds: float) -> 
 
 
 def describe(setting: str) -> str:
-    if setting == "heuristic":
-        return "heuristic vs 3 random"
-    _, move_time, *extras = setting.split("-")
-    return f"MCTS {move_time} s/decision{' ' + ' '.join(extras) if extras else ''} vs 3 heuristic"
+    game, seats, name = table(setting)
+    where = f" (Saboteur, {seats} seats)" if game == "saboteur" else ""
+    if name == "heuristic":
+        return f"heuristic vs {seats - 1} random{where}"
+    _, move_time, *extras = name.split("-")
+    return f"MCTS {move_time} s/decision{' ' + ' '.join(extras) if extras else ''} vs {seats - 1} heuristic{where}"
 
 
 def render(rows: list[dict[str, object]], profile: tuple[list[tuple[str, float]], float, float] | None,
@@ -286,7 +311,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="worker processes (default 2; more than the cores only shares a busy machine's CPU "
                              "in our favour, which the CPU-time budget allows)")
     parser.add_argument("--settings", default="heuristic,mcts-0.05,mcts-0.2",
-                        help="comma-separated: heuristic, mcts-<seconds> (default: heuristic,mcts-0.05,mcts-0.2)")
+                        help="comma-separated: heuristic, mcts-<seconds>, and either prefixed saboteur- "
+                             "(default: heuristic,mcts-0.05,mcts-0.2)")
     parser.add_argument("--profile-decisions", type=int, default=20, help="0 skips the profile")
     parser.add_argument("--profile-iterations", type=int, default=100)
     parser.add_argument("--no-record", action="store_true", help="do not rewrite docs/benchmarks.md")
@@ -297,7 +323,7 @@ def main(argv: list[str] | None = None) -> None:
     console = Console()
     rows = _load_rows(args.rows)
     for setting in filter(None, args.settings.split(",")):
-        OPPONENTS.setdefault(setting, "heuristic")
+        OPPONENTS.setdefault(setting, opponents(setting))
         TARGETS.setdefault(setting, None)
         def progress(so_far: list[MatchFigures], seconds: float, setting: str = setting) -> None:
             partial = summarise(setting, so_far, seconds)

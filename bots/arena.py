@@ -2,7 +2,8 @@
 
 For the strength benchmark and tests. Each seat's bot gets exactly what the
 protocol would give it: its own observation (`state.observe(seat)`), its legal
-actions, a decision context with a deadline, and the events its seat may see.
+actions, a decision context with a deadline, and the events its seat may see
+(the setup's too, after the match start, as the referee sends them).
 All seats of a simultaneous decision (G-5.4) are asked before any answer is
 applied, each from the same position, so no bot sees another's commitment.
 A bot that returns an action not among its legal actions raises
@@ -43,7 +44,11 @@ def play_match(
 ) -> ArenaResult:
     """Play one match, seat i played by bots[i]; returns the outcome and timings."""
     rules = load_game(game)
-    state = rules.new_state(len(bots), seed, variant)
+    with_events = getattr(rules, "new_state_with_events", None)
+    if with_events is not None:
+        state, setup = with_events(len(bots), seed, variant)
+    else:
+        state, setup = rules.new_state(len(bots), seed, variant), []
     names = tuple(b.name for b in bots)
     control = TimeControl(move_time=move_time)
     infos = [
@@ -53,6 +58,7 @@ def play_match(
     result = ArenaResult(outcome=Outcome("", ()), decisions=[0] * len(bots), seconds=[0.0] * len(bots))
     for seat, bot in enumerate(bots):
         bot.on_match_start(infos[seat], state.observe(seat))
+    _notify(bots, setup)
     request = 0
     while not state.is_terminal():
         chosen: dict[int, Any] = {}
@@ -67,12 +73,16 @@ def play_match(
             if action not in legal:
                 raise IllegalActionError(f"bot {names[seat]} (seat {seat}) chose {action}, not a legal action")
             chosen[seat] = action
-        events = state.apply(chosen)
-        for seat, bot in enumerate(bots):
-            seen = [e for e in events if seat in e.visible_to]
-            if seen:
-                bot.on_events(seen)
+        _notify(bots, state.apply(chosen))
     result.outcome = state.outcome()
     for bot in bots:
         bot.on_match_end(result.outcome)
     return result
+
+
+def _notify(bots: Sequence[Bot], events: Sequence[Any]) -> None:
+    """Tell each seat's bot the events its seat may see, in order."""
+    for seat, bot in enumerate(bots):
+        seen = [e for e in events if seat in e.visible_to]
+        if seen:
+            bot.on_events(seen)
