@@ -17,6 +17,7 @@ import random
 
 import pytest
 
+from referee.games.base import Action, Observation
 from referee.games.saboteur.actions import BreakTool, Discard, PlacePath, Repair
 from referee.games.saboteur.state import SaboteurState
 
@@ -55,6 +56,7 @@ def test_seeded_mcts_matches_are_reproducible() -> None:
 def _position(seats: int, seed: int, decisions: int) -> SaboteurState:
     """A match played by heuristic bots for a number of decisions."""
     state = SABOTEUR.new_state(seats, seed)
+    assert isinstance(state, SaboteurState)
     bot = HeuristicBot()
     for _ in range(decisions):
         state.apply({s: decide(bot, state, s) for s in state.to_act()})
@@ -69,12 +71,19 @@ def _hidden(state: SaboteurState, seat: int) -> tuple[object, ...]:
     return roles, hands, tuple(state.goals), tuple(state.pile)
 
 
+def _twin(observation: Observation, seed: int) -> SaboteurState:
+    """A true state drawn among those that give the seat this observation."""
+    state = SABOTEUR.determinize(observation, random.Random(seed))
+    assert isinstance(state, SaboteurState)
+    return state
+
+
 @pytest.mark.parametrize(("seats", "seed", "decisions"), [(4, 1, 0), (5, 2, 9), (10, 3, 25)])
 def test_same_observation_same_decision(seats: int, seed: int, decisions: int) -> None:
     played = _position(seats, seed, decisions)
     seat = min(played.to_act())
     observation = played.observe(seat)
-    twins = [SABOTEUR.determinize(observation, random.Random(k)) for k in (100, 200)]
+    twins = [_twin(observation, k) for k in (100, 200)]
     assert twins[0].observe(seat) == twins[1].observe(seat) == observation
     assert _hidden(twins[0], seat) != _hidden(twins[1], seat), "the twins must differ in hidden cards"
     choices = [decide(MctsBot(iterations=40, seed=5), twin, seat) for twin in twins]
@@ -88,7 +97,7 @@ def bots() -> list[tuple[str, Bot]]:
     return [("heuristic", HeuristicBot()), ("mcts", MctsBot(iterations=150, seed=11))]
 
 
-def _reaches_gold(state: SaboteurState, action: object) -> bool:
+def _reaches_gold(state: SaboteurState, action: Action) -> bool:
     """Whether `action` ends the round with the gold reached (S-4.5, S-6.1)."""
     after = state.clone()
     after.apply({after.active: action})
