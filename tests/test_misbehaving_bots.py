@@ -101,6 +101,17 @@ def test_crash_mid_match_forfeits_and_the_match_goes_on(seated, tmp_path: Path) 
     assert_others_unaffected(result, record)
 
 
+def test_a_decide_that_raises_forfeits_with_the_exception_named(seated, tmp_path: Path) -> None:
+    """A bug in a bot's decide ends its stream (the SDK reports the
+    exception's type and message); the referee records it as a crash."""
+    bots = seated("raises")
+    result, record = play(bots, tmp_path)
+    assert result.seats[0].forfeit == "crashed" and result.ranks[0] == 2
+    (forfeit,) = record.forfeits
+    assert "ZeroDivisionError: the bot divided by zero" in forfeit["detail"]
+    assert_others_unaffected(result, record)
+
+
 def test_never_answering_reaches_the_strike_limit(seated, tmp_path: Path) -> None:
     bots = seated("silent")
     result, record = play(bots, tmp_path)

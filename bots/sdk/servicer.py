@@ -53,7 +53,12 @@ class BotServicer(tgrpc.BotServicer):
             if kind == "decide":
                 if match is None:
                     context.abort(grpc.StatusCode.FAILED_PRECONDITION, "Decide before MatchStart")
-                yield match.decide(message.decide)  # type: ignore[union-attr]
+                try:
+                    answer = match.decide(message.decide)  # type: ignore[union-attr]
+                except Exception as exc:  # the bot's own code failed: say what, end the stream
+                    log.exception("decide failed")
+                    context.abort(grpc.StatusCode.INTERNAL, f"the bot's decide raised {_describe(exc)}")
+                yield answer
             elif kind == "notify":
                 if match is not None:
                     match.notify(message.notify)
@@ -68,6 +73,13 @@ class BotServicer(tgrpc.BotServicer):
                     match = None
             else:
                 log.debug("skipping a referee message of a kind this SDK does not know")
+
+
+def _describe(exc: BaseException, limit: int = 200) -> str:
+    """The exception's type and the start of its message, for the referee's
+    record of the crash (the full traceback goes to the bot's own log)."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class _Match:
