@@ -36,6 +36,9 @@ REPAIR_VALUE = 1.5
 MAP_VALUE = 1.3
 """Knowing where the gold is steers every later card (S-5.4): worth more than
 one card of progress while the gold's place is open."""
+IDLE_PLACEMENT = 0.01
+"""A card laid where it changes nothing is no better than a discard of it,
+and it clutters cells a later card may want: the discard wins the tie."""
 ROCKFALL_REACH = 1
 """Only cards this near a goal (beyond the tunnel's distance) are worth clearing."""
 
@@ -103,7 +106,8 @@ def place_score(view: SaboteurView, action: PlacePath) -> float:
     saboteur closes the best open end with a dead end or turns the tunnel
     away, and never reaches the gold."""
     progress, reach = view.outlook.place((action.x, action.y), card(action.card, action.turned))
-    return _side(view) * (progress + WIN * reach) - keep(view, action.card)
+    idle = IDLE_PLACEMENT if progress == 0 and reach == 0 else 0.0
+    return _side(view) * (progress + WIN * reach) - keep(view, action.card) - idle
 
 
 def break_score(view: SaboteurView, action: BreakTool) -> float:
