@@ -98,24 +98,30 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @click.option("--version", "version", default=None, help="The version label (default: bot.toml's, else v1, v2, ...).")
 @click.option("--startup-timeout", default=10.0, show_default=True, help="Seconds the bot gets to answer the handshake.")
 @click.option("--move-time", default=DEFAULT_MOVE_TIME, show_default=True, help="Seconds per decision in the validation match.")
-@game_option
+@click.option("--game", "games", multiple=True,
+              help="A game to validate and register the bot for (repeatable; default: the games its bot.toml "
+                   "lists, or for a file every game its handshake names).")
 @db_option
 def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,
-           game: str, db_path: Path | None) -> None:
+           games: tuple[str, ...], db_path: Path | None) -> None:
     """Check a bot (file or folder with bot.toml) and register it."""
     from ladder.submission import SubmissionError
     from ladder.submission import submit as do_submit
 
     with open_store(db_path) as store:
         try:
-            done = do_submit(store, path, name=name, version=version, game=game,
+            done = do_submit(store, path, name=name, version=version, games=games,
                              startup_timeout=startup_timeout, move_time=move_time)
         except SubmissionError as exc:
             raise click.ClickException(str(exc)) from None
+    plays = ", ".join(done.games)
     if done.new:
-        click.echo(f"registered {done.name} version {done.version} (sha256 {done.content_hash[:12]})")
+        twins = f"; identical to {', '.join(done.twins)}, rated as a bot of its own" if done.twins else ""
+        click.echo(f"registered {done.name} version {done.version} for {plays} "
+                   f"(sha256 {done.content_hash[:12]}){twins}")
     else:
-        click.echo(f"{done.name} version {done.version} is already registered with identical content; nothing to do")
+        click.echo(f"{done.name} version {done.version} is already registered with identical content "
+                   f"(for {plays}); nothing to do")
 
 
 @click.command()
@@ -195,7 +201,9 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
                                     store.root / "logs")
         pool = ProcessPool(workers or min(os.cpu_count() or 1, 4), factory)
         with LiveView(store, game, budget, console=console) as view:
-            runner = Ladder(store, pool, config, lambda bot: command_line(bot, store), on_update=view.update)
+            runner = Ladder(store, pool, config, lambda bot: command_line(bot, store), on_update=view.update,
+                            on_warning=lambda text: console.print(f"warning: {text}", style="yellow", markup=False,
+                                                                  highlight=False, soft_wrap=True))
             try:
                 status = runner.run()
             except LadderError as exc:

@@ -91,16 +91,38 @@ def choose_bots(
 
 
 def balanced_seating(bots: Sequence[int], stats: Mapping[int, BotStats]) -> tuple[int, ...]:
-    """The seating of `bots` whose bots have sat least often in their seats."""
+    """The seating of `bots` whose bots have sat least often in their seats.
+
+    An assignment problem solved exactly over subsets of seats (n * 2^n
+    steps: 10 240 at 10 seats, where trying all 10! seatings takes most of
+    a minute); among equally loaded seatings the one closest to the order
+    of `bots` wins, so a shuffled `bots` varies who sits next to whom."""
     size = len(bots)
 
-    def load(order: Sequence[int]) -> int:
-        return sum(
-            (stats.get(b, BotStats()).seat_counts or {}).get((size, seat), 0)
-            for seat, b in enumerate(order)
-        )
+    def load(bot: int, seat: int) -> int:
+        return (stats.get(bot, BotStats()).seat_counts or {}).get((size, seat), 0)
 
-    return min(itertools.permutations(bots), key=load)
+    # best[mask]: the least (load, seats) placing the first popcount(mask)
+    # bots, in order, in the seats of mask; every mask | seat > mask, so
+    # counting up visits each mask after all the masks it grows from.
+    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+    for mask in range(1 << size):
+        if mask not in best or len(best[mask][1]) == size:
+            continue
+        total, seats = best[mask]
+        bot = bots[len(seats)]
+        for seat in range(size):
+            if mask >> seat & 1:
+                continue
+            option = (total + load(bot, seat), (*seats, seat))
+            grown = mask | 1 << seat
+            if grown not in best or option < best[grown]:
+                best[grown] = option
+    _, seats = best[(1 << size) - 1]
+    seating = [0] * size
+    for bot, seat in zip(bots, seats):
+        seating[seat] = bot
+    return tuple(seating)
 
 
 def rotations(seating: Sequence[int]) -> tuple[tuple[int, ...], ...]:

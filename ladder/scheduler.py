@@ -17,10 +17,11 @@ finished matches are kept; running ones are discarded and stay planned.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ladder import matchmaking
@@ -29,6 +30,8 @@ from ladder.pool import Pool
 from ladder.ratings import Skill, initial_skill, is_stable, make_env, rate_match, rated_places, replay_ratings
 from ladder.store import BotRow, Store
 from ladder.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
+
+log = logging.getLogger(__name__)
 
 MAX_CONSECUTIVE_FAILURES = 6
 """Failed matches in a row (no success in between) after which the run
@@ -89,12 +92,15 @@ class Ladder:
         self, store: Store, pool: Pool, config: LadderConfig,
         command_of: Callable[[BotRow], list[str]],
         on_update: Callable[[RunStatus], None] | None = None,
+        on_warning: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.config = config
         self.command_of = command_of
         self.on_update = on_update or (lambda status: None)
+        self.on_warning = on_warning or log.warning
+        self._warned = False
         self.env = make_env()
         self.rng = random.Random(config.seed)
         self.skills: dict[int, Skill] = store.ratings(config.game)
@@ -154,15 +160,33 @@ class Ladder:
                                    p["variant"], bots, attempt=p["attempts"] + 1))
         return tasks
 
+    def playable_sizes(self, roster_size: int) -> tuple[int, ...]:
+        """The table sizes of the run that `roster_size` bots can fill.
+
+        A table needs as many different bots as seats: one bot in two seats
+        of a free-for-all would be rated against itself. Raises LadderError
+        when no requested size can be played; warns once (`on_warning`)
+        naming the sizes that cannot."""
+        sizes = tuple(n for n in self.config.sizes if n <= roster_size)
+        skipped = [n for n in self.config.sizes if n > roster_size]
+        game, bots = self.config.game, f"{roster_size} bot{'s' * (roster_size != 1)}"
+        if not sizes:
+            raise LadderError(
+                f"{game} tables of {_size_list(skipped)} players need as many different bots and the {game} "
+                f"ladder has {bots}: register more with `referee submit` (or choose a smaller --players)"
+            )
+        if skipped and not self._warned:
+            self._warned = True
+            self.on_warning(
+                f"{game} tables of {_size_list(skipped)} players are skipped: each needs as many different bots "
+                f"and the {game} ladder has {bots}; register more with `referee submit`"
+            )
+        return sizes
+
     def plan_next(self) -> None:
         """Choose the next table and store its matches as planned."""
         roster = {b.bot_id: b for b in self.roster()}
-        sizes = [n for n in self.config.sizes if n <= len(roster)]
-        if not sizes:
-            raise LadderError(
-                f"the ladder needs at least {min(self.config.sizes)} bots for {self.config.game}; "
-                f"it has {len(roster)}: submit more with `referee submit`"
-            )
+        sizes = self.playable_sizes(len(roster))
         size = matchmaking.next_table_size(sizes, self._tables)
         self._tables[size] += 1
         skills = {b: self.skill(b) for b in roster}
@@ -243,6 +267,7 @@ class Ladder:
         """Play until the budget is spent (or the ratings are stable with
         until_stable); Ctrl-C stops cleanly. Raises LadderError."""
         interrupted = False
+        self.playable_sizes(len(self.roster()))  # refuse or warn before anything starts
         try:
             self.status.stable = self.stable()
             self._dispatch()
@@ -264,6 +289,12 @@ class Ladder:
             self.pool.close(interrupt=interrupted or bool(self.pool.running()))
         self.status.running = 0
         return self.status
+
+
+def _size_list(sizes: Sequence[int]) -> str:
+    """[8, 9, 10] as "8, 9 and 10"."""
+    words = [str(n) for n in sizes]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def recompute(store: Store, game: str) -> tuple[bool, dict[int, Skill]]:

@@ -11,12 +11,17 @@ line), or a folder with a `bot.toml` manifest:
 
 The bot is copied into a staging folder inside the store (made readable
 by the bot's own sandboxed user, who gets this folder bound in read-only:
-the store itself is closed to bots), content-hashed, started from there, asked the handshake and made to play one short match
-against two built-in random bots. Only if all of that passes is the staging
-folder moved into place and the bot inserted, in one transaction: a failed
-submission leaves the store exactly as it was. An identical resubmission
-(same name, same content hash) is recognised and not registered again; a
-changed one becomes a new version.
+the store itself is closed to bots), content-hashed, started from there,
+asked the handshake and made to play one short match of each of its games
+(the manifest's; a file's handshake names them) against two built-in random
+bots: a bot is registered only for games it has shown it can play. Only if
+all of that passes is the staging folder moved into place and the bot
+inserted, in one transaction: a failed submission leaves the store exactly
+as it was. An identical resubmission (same name, same content hash) is
+recognised and not registered again; a changed one becomes a new version.
+Identical content under another name is a bot of its own (said, not
+refused: two copies of one baseline show how far luck alone spreads
+ratings).
 
 Every failure is a `SubmissionError` whose message is one line: what is
 wrong and how to fix it.
@@ -37,6 +42,7 @@ from pathlib import Path
 
 from ladder.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
 from ladder.store import Store
+from referee.games import game_names
 
 MANIFEST = "bot.toml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -66,6 +72,11 @@ class Submitted:
     content_hash: str
     new: bool
     """False when an identical bot was already registered under this name."""
+    games: tuple[str, ...]
+    """The games it is registered for."""
+    twins: tuple[str, ...] = ()
+    """Labels of bots registered under other names with identical content:
+    allowed (two copies of a baseline show the ladder's noise), but said."""
 
 
 def read_manifest(folder: Path) -> Manifest:
@@ -91,6 +102,11 @@ def read_manifest(folder: Path) -> Manifest:
                                   + ('command = "python bot.py"' if key == "command" else 'games = ["gnadenlos"]'))
     if not all(isinstance(g, str) for g in data["games"]) or not data["games"]:
         raise SubmissionError(f"{path}: games must be a non-empty list of game names, e.g. [\"gnadenlos\"]")
+    known = game_names()
+    for game in data["games"]:
+        if game not in known:
+            raise SubmissionError(f"{path} lists game {game!r}, not {' or '.join(known)}; "
+                                  "list only the games the referee runs")
     try:
         command = tuple(split_command(data["command"]))
     except ValueError as exc:
@@ -169,10 +185,12 @@ def _version(requested: str | None, existing: Sequence[str]) -> str:
     return requested
 
 
-def validate(command: list[str], label: str, game: str, *, folder: Path, startup_timeout: float,
-             move_time: float) -> None:
+def validate(command: list[str], label: str, games: Sequence[str] | None, *, folder: Path,
+             startup_timeout: float, move_time: float) -> tuple[str, ...]:
     """Start the bot from `folder` (exposed to its sandbox), check its
-    handshake and make it play one match against two built-in random bots.
+    handshake names each of `games` and make it play one match of each
+    against two built-in random bots. `games` None means every game the
+    handshake names that the referee runs. Returns the games validated.
     Raises SubmissionError."""
     from referee.builtins import resolve_bot_command
     from referee.match import RefereeError, run_match
@@ -192,33 +210,54 @@ def validate(command: list[str], label: str, game: str, *, folder: Path, startup
                 f"({exc.reason}: {exc.detail}); its output is in {log_path}"
             ) from None
         started.append(bot)
-        if game not in bot.info.games:
-            raise SubmissionError(
-                f"{label} says it plays {list(bot.info.games)}, not {game}; list {game} in its handshake"
-            )
+        games = _handshake_games(label, bot.info.games, games)
         for i in range(2):
             started.append(BotProcess.start(resolve_bot_command("random"), label=f"random-{i}"))
-        try:
-            result = run_match(game, started, seed=VALIDATION_SEED, time_control=TimeControl(move_time=move_time),
-                               match_id=f"validate-{label}")
-        except RefereeError as exc:
-            raise SubmissionError(f"the referee failed while validating {label} (not your bot's fault: {exc}); try again") from None
-        seat = result.seats[0]
-        if seat.forfeit is not None:
-            raise SubmissionError(
-                f"{label} forfeited its validation match ({seat.forfeit}); its output is in {log_path}"
-            )
+        for game in games:
+            try:
+                result = run_match(game, started, seed=VALIDATION_SEED, time_control=TimeControl(move_time=move_time),
+                                   match_id=f"validate-{label}-{game}")
+            except RefereeError as exc:
+                raise SubmissionError(
+                    f"the referee failed while validating {label} (not your bot's fault: {exc}); try again"
+                ) from None
+            seat = result.seats[0]
+            if seat.forfeit is not None:
+                raise SubmissionError(
+                    f"{label} forfeited its validation match of {game} ({seat.forfeit}); its output is in {log_path}"
+                )
     finally:
         for process in started:
             process.close()
     shutil.rmtree(logs, ignore_errors=True)
+    return games
+
+
+def _handshake_games(label: str, announced: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:
+    """The games to validate: `wanted`, each of which the bot must announce,
+    or (None) every announced game the referee runs. Raises SubmissionError."""
+    if wanted is None:
+        known = game_names()
+        games = tuple(g for g in announced if g in known)
+        if not games:
+            raise SubmissionError(
+                f"{label} says it plays {list(announced)}, none of them a game the referee runs "
+                f"({', '.join(known)}); list one in its handshake"
+            )
+        return games
+    for game in wanted:
+        if game not in announced:
+            raise SubmissionError(f"{label} says it plays {list(announced)}, not {game}; list {game} in its handshake")
+    return tuple(wanted)
 
 
 def submit(
-    store: Store, path: Path, *, name: str | None, version: str | None, game: str,
+    store: Store, path: Path, *, name: str | None, version: str | None, games: Sequence[str] = (),
     startup_timeout: float = 10.0, move_time: float = 1.0,
 ) -> Submitted:
-    """Check, copy and register a bot (see the module doc). Raises SubmissionError."""
+    """Check, copy and register a bot (see the module doc) for `games`
+    (default: its bot.toml's, or for a file every game its handshake
+    names). Raises SubmissionError."""
     staging, manifest = _stage(Path(path), store)
     try:
         name = name or manifest.name
@@ -228,20 +267,20 @@ def submit(
             raise SubmissionError(f"name {name!r} must be 1-40 letters, digits, '.', '_' or '-', starting with a letter or digit")
         if name in {n for n, _ in DEFAULT_ROSTER}:
             raise SubmissionError(f"{name!r} is the name of a built-in bot; choose another --name")
-        if manifest.games and game not in manifest.games:
-            raise SubmissionError(f"{MANIFEST} lists games {list(manifest.games)}, not {game}; add {game!r} to games")
+        wanted = _wanted_games(games, manifest)
         digest = content_hash(staging)
         existing = store.bot_versions(name)
         for bot in existing:
             if bot.content_hash == digest:
-                return Submitted(bot.bot_id, name, bot.version, digest, new=False)
+                return Submitted(bot.bot_id, name, bot.version, digest, new=False, games=bot.games)
         version = _version(version or manifest.version, [b.version for b in existing])
         if version in {b.version for b in existing}:
             raise SubmissionError(f"{name} already has a different version {version}; pass another --version")
         label = f"{name}@{version}"
-        validate(folder_command(manifest.command, staging), label, game, folder=staging,
-                 startup_timeout=startup_timeout, move_time=move_time)
-        return _register(store, staging, name, version, digest, manifest, game)
+        validated = validate(folder_command(manifest.command, staging), label, wanted, folder=staging,
+                             startup_timeout=startup_timeout, move_time=move_time)
+        twins = tuple(b.label for b in store.bots() if b.content_hash == digest)
+        return _register(store, staging, name, version, digest, manifest, validated, twins)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         for empty in (staging.parent, staging.parent.parent):
@@ -249,8 +288,22 @@ def submit(
                 empty.rmdir()
 
 
+def _wanted_games(games: Sequence[str], manifest: Manifest) -> tuple[str, ...] | None:
+    """The games asked for (`--game`), each listed in the manifest and run
+    by the referee; else the manifest's; None for a file without `--game`
+    (its handshake will say). Raises SubmissionError."""
+    known = game_names()
+    for game in games:
+        if game not in known:
+            raise SubmissionError(f"unknown game {game!r}; the referee runs {', '.join(known)}")
+        if manifest.games and game not in manifest.games:
+            raise SubmissionError(f"{MANIFEST} lists games {list(manifest.games)}, not {game}; add {game!r} to games")
+    return tuple(dict.fromkeys(games)) or manifest.games or None
+
+
 def _register(
-    store: Store, staging: Path, name: str, version: str, digest: str, manifest: Manifest, game: str
+    store: Store, staging: Path, name: str, version: str, digest: str, manifest: Manifest,
+    games: Sequence[str], twins: tuple[str, ...],
 ) -> Submitted:
     """Move the staged bot into place and insert it, together or not at all."""
     relative = Path("bots") / name / digest[:16]
@@ -260,7 +313,7 @@ def _register(
         with store.transaction() as conn:
             bot_id = store.add_bot(
                 conn, name=name, version=version, content_hash=digest, kind="submitted",
-                command=manifest.command, folder=str(relative), games=manifest.games or (game,),
+                command=manifest.command, folder=str(relative), games=games,
                 description=manifest.description,
             )
             staging.rename(final)
@@ -270,4 +323,4 @@ def _register(
         if final.parent.exists() and not any(final.parent.iterdir()):
             final.parent.rmdir()
         raise
-    return Submitted(bot_id, name, version, digest, new=True)
+    return Submitted(bot_id, name, version, digest, new=True, games=tuple(games), twins=twins)
