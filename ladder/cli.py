@@ -174,7 +174,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
     from ladder.render import LiveView, standings_table
     from ladder.roster import command_line, register_builtins
     from ladder.runner import RealRunner
-    from ladder.scheduler import Ladder, LadderConfig, LadderError
+    from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
     from ladder.standings import standings
     from referee.protocol.client import TimeControl
@@ -194,6 +194,10 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
             return
         if not no_builtins:
             register_builtins(store, game)
+        try:  # refuse before any worker starts; the run itself warns of skipped sizes
+            seatable(game, sizes, len(game_roster(store, game)))
+        except LadderError as exc:
+            raise click.ClickException(str(exc)) from None
         budget = matches or (DEFAULT_STABLE_BUDGET if until_stable else DEFAULT_MATCHES)
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
                               sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)

@@ -133,8 +133,7 @@ class Ladder:
         return self.skills.get(bot_id, initial_skill(self.env))
 
     def roster(self) -> list[BotRow]:
-        """The active bots that play this game."""
-        return [b for b in self.store.bots(active_only=True) if self.config.game in b.games]
+        return game_roster(self.store, self.config.game)
 
     def ranking(self) -> list[int]:
         """Active bot ids, best first (by the conservative rating)."""
@@ -161,26 +160,12 @@ class Ladder:
         return tasks
 
     def playable_sizes(self, roster_size: int) -> tuple[int, ...]:
-        """The table sizes of the run that `roster_size` bots can fill.
-
-        A table needs as many different bots as seats: one bot in two seats
-        of a free-for-all would be rated against itself. Raises LadderError
-        when no requested size can be played; warns once (`on_warning`)
-        naming the sizes that cannot."""
-        sizes = tuple(n for n in self.config.sizes if n <= roster_size)
-        skipped = [n for n in self.config.sizes if n > roster_size]
-        game, bots = self.config.game, f"{roster_size} bot{'s' * (roster_size != 1)}"
-        if not sizes:
-            raise LadderError(
-                f"{game} tables of {_size_list(skipped)} players need as many different bots and the {game} "
-                f"ladder has {bots}: register more with `referee submit` (or choose a smaller --players)"
-            )
-        if skipped and not self._warned:
+        """The table sizes of the run that `roster_size` bots can seat
+        (`seatable`); the first time some cannot, says so (`on_warning`)."""
+        sizes, warning = seatable(self.config.game, self.config.sizes, roster_size)
+        if warning is not None and not self._warned:
             self._warned = True
-            self.on_warning(
-                f"{game} tables of {_size_list(skipped)} players are skipped: each needs as many different bots "
-                f"and the {game} ladder has {bots}; register more with `referee submit`"
-            )
+            self.on_warning(warning)
         return sizes
 
     def plan_next(self) -> None:
@@ -289,6 +274,32 @@ class Ladder:
             self.pool.close(interrupt=interrupted or bool(self.pool.running()))
         self.status.running = 0
         return self.status
+
+
+def game_roster(store: Store, game: str) -> list[BotRow]:
+    """The active bots that play `game`."""
+    return [b for b in store.bots(active_only=True) if game in b.games]
+
+
+def seatable(game: str, sizes: Sequence[int], roster_size: int) -> tuple[tuple[int, ...], str | None]:
+    """The table sizes of `sizes` that `roster_size` bots can seat, and a
+    one-line warning naming the others (None when every size can be seated).
+
+    A table needs as many different bots as seats: one bot in two seats of
+    a free-for-all would be rated against itself. Raises LadderError when
+    no size can be seated."""
+    playable = tuple(n for n in sizes if n <= roster_size)
+    skipped = [n for n in sizes if n > roster_size]
+    bots = f"{roster_size} bot{'s' * (roster_size != 1)}"
+    if not playable:
+        raise LadderError(
+            f"{game} tables of {_size_list(skipped)} players need as many different bots and the {game} "
+            f"ladder has {bots}: register more with `referee submit` (or choose a smaller --players)"
+        )
+    if not skipped:
+        return playable, None
+    return playable, (f"{game} tables of {_size_list(skipped)} players are skipped: each needs as many different "
+                      f"bots and the {game} ladder has {bots}; register more with `referee submit`")
 
 
 def _size_list(sizes: Sequence[int]) -> str:

@@ -7,7 +7,9 @@ real bot processes instead.
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -70,7 +72,9 @@ def open_store(tmp_path: Path) -> Store:
 
 
 RANDOM_BOT_SOURCE = """\
+import json
 import random
+import shutil
 import sys
 
 from bots.sdk import Bot, serve
@@ -91,13 +95,33 @@ if __name__ == "__main__":
 """
 
 
-def random_bot_folder(path: Path) -> Path:
-    """A submittable folder: a random bot and its bot.toml."""
+def random_bot_folder(path: Path, games: Sequence[str] = ("gnadenlos",)) -> Path:
+    """A submittable folder: a random bot and its bot.toml listing `games`
+    (the folder's name is written into the bot, so copies differ)."""
     path.mkdir(parents=True)
     (path / "bot.py").write_text(f"#!{sys.executable}\n# {path.name}\n{RANDOM_BOT_SOURCE}")
     (path / "bot.py").chmod(0o755)
-    (path / "bot.toml").write_text('command = "./bot.py"\ngames = ["gnadenlos"]\n')
+    (path / "bot.toml").write_text(f'command = "./bot.py"\ngames = {json.dumps(list(games))}\n')
     return path
+
+
+def install_bot(store: Store, folder: Path, name: str) -> int:
+    """Register a bot folder as `referee submit` stores it (copied in,
+    readable by the bot's own uid), but without the validation match that
+    tests/test_ladder_submit.py covers: a 10-player table's roster in a
+    fraction of the time."""
+    from ladder.submission import content_hash, read_manifest
+
+    manifest = read_manifest(folder)
+    digest = content_hash(folder)
+    relative = Path("bots") / name / digest[:16]
+    stored = store.root / relative
+    shutil.copytree(folder, stored)
+    for path in [stored, *stored.rglob("*")]:
+        path.chmod(path.stat().st_mode | 0o444 | (0o111 if path.is_dir() else 0))
+    with store.transaction() as conn:
+        return store.add_bot(conn, name=name, version="v1", content_hash=digest, kind="submitted",
+                             command=manifest.command, folder=str(relative), games=manifest.games)
 
 
 @dataclass
