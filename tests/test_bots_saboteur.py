@@ -24,6 +24,7 @@ from referee.games.saboteur.state import SaboteurState
 from bots.arena import play_match
 from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
+from bots.mcts.saboteur import RoleDeal
 from bots.random import RandomBot
 from bots.sdk import Bot, MatchInfo
 from tests.bots_support import SABOTEUR, context, decide, saboteur_scenario
@@ -147,3 +148,23 @@ def test_heuristic_breaks_the_seat_that_attacked_it() -> None:
         told.on_events([e for e in events if 0 in e.visible_to])
     assert decide(told, state, 0) == BreakTool("cart", 2)
     assert decide(HeuristicBot(), state, 0) != BreakTool("cart", 2)
+
+
+def test_mcts_deals_unseen_roles_by_its_suspicion() -> None:
+    """The MCTS bot's determinizations deal the dwarf cards it cannot see
+    (other seats and the set-aside card, S-2.1) by its suspicion scores, and
+    every one still gives its seat the observation it had (S-8)."""
+    state = saboteur_scenario("suspect")
+    observation = state.observe(0)
+    deal = RoleDeal()
+    deal.prepare(observation, [0.0, -2.0, 3.0, 0.0])
+    rng = random.Random(1)
+    saboteur_seats = []
+    for _ in range(200):
+        world = SABOTEUR.determinize(observation, rng)
+        assert isinstance(world, SaboteurState)
+        deal(world, observation, rng)
+        assert world.observe(0) == observation
+        saboteur_seats += [s for s in range(4) if world.observe(s).role == "saboteur"]
+    # odds 20 : 1 : 1 : 0.14 for seat 2, seat 3, the set-aside card, seat 1
+    assert saboteur_seats.count(2) > 160 and saboteur_seats.count(1) < 10

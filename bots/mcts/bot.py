@@ -42,7 +42,8 @@ class MctsBot(Bot):
     whatever else runs.
 
     For Saboteur the bot also keeps suspicion scores from the events it is
-    told (bots/heuristic/suspicion.py), which its heuristic rollouts use.
+    told (bots/heuristic/suspicion.py): its determinizations deal the
+    unseen roles by them, and its heuristic rollouts use them.
     """
 
     name = "mcts"
@@ -69,6 +70,7 @@ class MctsBot(Bot):
         self.cpu_clock = cpu_clock
         self.suspicion = Suspicion()
         self.playout = saboteur.SaboteurPlayout()
+        self.roles = saboteur.RoleDeal()
         self._stats = SearchStats()
         self._searches = {
             "gnadenlos": self._search_for("gnadenlos", gnadenlos.heuristic_rollout, rollout, rollout_depth,
@@ -89,6 +91,7 @@ class MctsBot(Bot):
             estimate=saboteur.estimate if depth is not None and game == "saboteur" else None,
             candidates=adapter.candidates,
             seat_key=saboteur.seat_key if game == "saboteur" else None,
+            refine=self.roles if game == "saboteur" else None,
             hint=heuristic if hint_weight > 0 else None,  # type: ignore[arg-type]
             hint_weight=hint_weight,
             exploration=exploration,
@@ -121,6 +124,7 @@ class MctsBot(Bot):
         if isinstance(observation, SaboteurObservation):
             self.suspicion.sync(observation)
             self.playout.suspicion = list(self.suspicion.scores)
+            self.roles.prepare(observation, self.suspicion.scores)
         now = time.monotonic()
         left = context.deadline - now
         until = now + max(0.0, left - SAFETY_MARGIN - SAFETY_SHARE * left)

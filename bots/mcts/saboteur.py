@@ -12,13 +12,17 @@ suspicion scores.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from referee.games.saboteur.actions import BreakTool, Map
-from referee.games.saboteur.cards import GOLD_CARD, SABOTEUR_CARDS, VALUE
+from referee.games.saboteur.cards import GOLD_CARD, SABOTEUR, SABOTEUR_CARDS, VALUE
+from referee.games.saboteur.config import DEFAULT_CONFIG
+from referee.games.saboteur.observation import SaboteurObservation
 
 from bots.heuristic import saboteur as policy
 from bots.heuristic.saboteur_view import tunnel_from_state, view_from_state
@@ -30,6 +34,8 @@ GOLD_LOGIT = (-0.20, -0.235, 0.0864, -0.024)
 seats that are gold-diggers with whole tools, per turn left times the share
 of saboteurs). Fitted by logistic regression on 5,818 positions of heuristic
 self-play, 3 to 10 seats (log-loss 0.576 against 0.686 for the base rate)."""
+SUSPICION_LIMIT = 4.0
+"""Largest log-odds a suspicion score moves a seat's weight by."""
 ROUND_SPREAD = 1.0
 """Spread of a seat's nugget total per round still to play: small enough that
 a move which shifts the chance of the gold by a few percent still shows in
@@ -118,3 +124,57 @@ def seat_key(state: Any, seat: int) -> bool:
     """A seat plays by its role (S-2.1): in the tree, its choices as a saboteur
     and as a gold-digger keep separate statistics."""
     return state.roles[seat] in SABOTEUR_CARDS
+
+
+class RoleDeal:
+    """Deals the dwarf cards the bot has not seen by its suspicion scores.
+
+    `game.determinize` deals them uniformly over the other seats and the
+    set-aside card (S-2.1). Before a search, `prepare` weighs every way to
+    place the unseen saboteur cards on those slots by the product of the
+    chosen seats' odds, exp(score) (the set-aside card at odds 1); each
+    determinization is then dealt anew from that distribution. It changes
+    only who holds which unseen dwarf card, so the state still gives the
+    bot's seat its observation. With no scores it does nothing.
+    """
+
+    def __init__(self) -> None:
+        self.slots: list[int] = []
+        """Seats whose role the bot cannot see; -1 for the set-aside card."""
+        self.combos: list[tuple[int, ...]] = []
+        self.cumulative: list[float] = []
+
+    def prepare(self, observation: SaboteurObservation, suspicion: Sequence[float]) -> None:
+        n = observation.num_seats
+        self.slots = [s for s in range(n) if observation.roles[s] is None]
+        if observation.set_aside is None:
+            self.slots.append(-1)
+        self.combos, self.cumulative = [], []
+        if len(suspicion) != n or not any(suspicion[s] for s in self.slots if s >= 0):
+            return
+        saboteurs = DEFAULT_CONFIG.role_counts(n)[1] - sum(1 for r in observation.roles if r == SABOTEUR)
+        saboteurs -= observation.set_aside == SABOTEUR
+        odds = [1.0 if s < 0 else math.exp(max(-SUSPICION_LIMIT, min(SUSPICION_LIMIT, suspicion[s])))
+                for s in self.slots]
+        total = 0.0
+        for combo in itertools.combinations(range(len(self.slots)), saboteurs):
+            total += math.prod(odds[i] for i in combo)
+            self.combos.append(combo)
+            self.cumulative.append(total)
+
+    def __call__(self, state: Any, observation: Any, rng: random.Random) -> None:
+        if not self.combos:
+            return
+        chosen = self.combos[bisect.bisect_right(self.cumulative, rng.random() * self.cumulative[-1])
+                             if len(self.combos) > 1 else 0]
+        cards = [state.set_aside if s < 0 else state.roles[s] for s in self.slots]
+        saboteur_cards = [c for c in cards if c in SABOTEUR_CARDS]
+        digger_cards = [c for c in cards if c not in SABOTEUR_CARDS]
+        for i, slot in enumerate(self.slots):
+            card = saboteur_cards.pop() if i in chosen else digger_cards.pop()
+            if slot < 0:
+                state.set_aside = card
+                state.known[card] = 0
+            else:
+                state.roles[slot] = card
+                state.known[card] = 1 << slot

@@ -3,8 +3,9 @@
 Each iteration samples a determinization of the searching seat's information
 set with `game.determinize(observation, rng)` — a full state consistent with
 what the seat observed, hidden cards dealt at random and the future chance
-streams (decks, die) seeded from the search's own generator — and then walks
-one shared tree in it:
+streams (decks, die) seeded from the search's own generator; a game may
+`refine` it with what the bot inferred (still consistent with the
+observation) — and then walks one shared tree in it:
 
 - The tree's nodes are keyed by the actions taken from the root (single-
   observer ISMCTS, Cowling, Powley & Whitehouse 2012). Every seat that decides
@@ -55,6 +56,9 @@ Estimator = Callable[[State], Sequence[float]]
 """An expected reward per seat (0..1, as from the final ranking) for a non-final state."""
 Candidates = Callable[[State, int, tuple[Any, ...]], tuple[Any, ...]]
 """(state, seat, legal actions) -> the subset worth searching (dominated ones dropped)."""
+Refiner = Callable[[State, Observation, random.Random], None]
+"""Adjusts a fresh determinization in place, with what the searching bot
+inferred beyond its observation (in Saboteur: who is likely a saboteur)."""
 SeatKey = Callable[[State, int], Hashable]
 """(state, seat) -> what a seat privately knows that decides how it plays
 (its hidden role): it keeps separate statistics per value."""
@@ -132,6 +136,7 @@ class ISMCTS:
         estimate: Estimator | None = None,
         candidates: Candidates | None = None,
         seat_key: SeatKey | None = None,
+        refine: Refiner | None = None,
         hint: RolloutPolicy | None = None,
         hint_weight: float = 0.5,
         widening: float = 0.7,
@@ -147,6 +152,7 @@ class ISMCTS:
         self.estimate = estimate
         self.candidates = candidates
         self.seat_key = seat_key
+        self.refine = refine
         self.hint = hint
         self.hint_weight = hint_weight
         self.widening = widening
@@ -208,6 +214,8 @@ class ISMCTS:
         """One iteration; returns the key under which `seat` decides at the root."""
         rng = self.rng
         state = self.game.determinize(observation, rng)
+        if self.refine is not None:
+            self.refine(state, observation, rng)
         node = root
         path: list[tuple[_Node, dict[int, Any], dict[int, Hashable]]] = []
         root_key: Hashable = seat
