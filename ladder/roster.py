@@ -69,13 +69,17 @@ def register_builtins(store: Store, game: str, roster: Sequence[tuple[str, str]]
 
 def folder_command(tokens: Sequence[str], folder: Path) -> list[str]:
     """A stored command made runnable: words naming files of the bot's
-    folder become absolute paths, a leading python means this interpreter."""
+    folder become absolute paths, a leading python means this interpreter.
+    A word leading out of the folder is never made a path (submission
+    refuses them; this keeps an older store's command inside too)."""
+    root = folder.resolve()
     out = []
     for i, token in enumerate(tokens):
+        local = (folder / token).resolve()
         if i == 0 and token in PYTHON_NAMES:
             out.append(sys.executable)
-        elif not Path(token).is_absolute() and (folder / token).exists():
-            out.append(str((folder / token).resolve()))
+        elif not Path(token).is_absolute() and local.exists() and local.is_relative_to(root):
+            out.append(str(local))
         else:
             out.append(token)
     return out

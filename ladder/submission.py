@@ -127,8 +127,29 @@ def content_hash(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def _check_paths(command: Sequence[str], folder: Path, where: str) -> None:
+    """Every path the command names lies inside the bot's folder, and so does
+    every symlink target in it. A bot's folder is exposed to its sandbox, so
+    a command or link reaching elsewhere (`../other-bot/bot`, the store's
+    database) would let one submission run or read what is not its own."""
+    root = folder.resolve()
+    for word in command:
+        if "/" not in word:
+            continue
+        if Path(word).is_absolute():
+            raise SubmissionError(f"{where}: {word} is an absolute path; name files of the bot's folder "
+                                  "relative to it (e.g. ./bot) and programs on PATH by name")
+        if not (folder / word).resolve().is_relative_to(root):
+            raise SubmissionError(f"{where}: {word} leads out of the bot's folder; a bot may use only its own files")
+    for path in folder.rglob("*"):
+        if path.is_symlink() and not path.resolve().is_relative_to(root):
+            raise SubmissionError(f"{where}: {path.relative_to(folder)} is a link out of the bot's folder; "
+                                  "copy what it needs into the folder instead")
+
+
 def _check_program(command: Sequence[str], folder: Path, where: str) -> None:
     """The first word of the command must be something that can run."""
+    _check_paths(command, folder, where)
     program = command[0]
     local = folder / program
     if program in PYTHON_NAMES:

@@ -130,11 +130,22 @@ def test_a_file_that_is_not_executable_is_refused(tmp_path: Path, db: Path) -> N
         ('command = "python bot.py"\ngames = ["gnadenlos"]\nauthor = "me"\n', "unknown key 'author'"),
         ('command = "python bot.py"\ngames = ["chess"]\n', "not gnadenlos"),
         ('command = "./missing-binary"\ngames = ["gnadenlos"]\n', "not found"),
+        ('command = "../other-bot/bot"\ngames = ["gnadenlos"]\n', "leads out of the bot's folder"),
+        ('command = "python ../other-bot/bot.py"\ngames = ["gnadenlos"]\n', "leads out of the bot's folder"),
+        ('command = "/usr/bin/python3 bot.py"\ngames = ["gnadenlos"]\n', "is an absolute path"),
     ],
 )
 def test_manifest_errors_are_refused(tmp_path: Path, db: Path, manifest: str, expected: str) -> None:
     bot = folder(tmp_path / "bad", manifest)
     assert expected in refused(db, str(bot), "--name", "bad")
+
+
+def test_a_link_out_of_the_bot_folder_is_refused(tmp_path: Path, db: Path) -> None:
+    """A link would be copied into the store as its target's content (the
+    store's database, another bot), which the bot could then read."""
+    bot = folder(tmp_path / "linked", 'command = "python bot.py"\ngames = ["gnadenlos"]\n')
+    (bot / "secret").symlink_to(db)
+    assert "is a link out of the bot's folder" in refused(db, str(bot), "--name", "linked")
 
 
 def test_a_folder_without_a_manifest_is_refused(tmp_path: Path, db: Path) -> None:
