@@ -92,6 +92,7 @@ def decide(view: SaboteurView, legal: Sequence[Any]) -> Any:
 
 
 def score_action(view: SaboteurView, action: Any) -> float:
+    """The score of one legal action; a pass (an empty hand's only action) scores 0."""
     rule = RULES.get(type(action))
     return rule(view, action) if rule is not None else 0.0
 

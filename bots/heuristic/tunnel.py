@@ -39,7 +39,8 @@ BLOCKED = 20
 BOX = (-2, 10, -5, 5)
 """x and y bounds of the distance fields; outside them a cell counts its
 Manhattan distance (a tunnel wandering that far is lost anyway)."""
-_FIELD_CACHE_SIZE = 4096
+_FIELD_CACHE_SIZE = 256
+"""Distance fields kept (about 15 kB each): a match sees a few hundred mazes."""
 
 
 def card(name: str, is_turned: bool) -> Card:
