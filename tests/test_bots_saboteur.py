@@ -8,7 +8,8 @@
   it: reach the gold it knows (S-4.5), block the cell before the gold as a
   saboteur, break the one gold-digger who can still dig (S-5.1), repair its
   own pick (S-4.4, S-5.2); and the heuristic breaks the seat that attacked it,
-  an inference it draws from the events alone (S-8).
+  an inference it draws from the events alone (S-8), on a maze it rebuilds
+  from those events.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from referee.games.saboteur.state import SaboteurState
 
 from bots.arena import play_match
 from bots.heuristic import HeuristicBot
+from bots.heuristic.saboteur_view import tunnel_from_observation
+from bots.heuristic.suspicion import Suspicion
 from bots.mcts import MctsBot
 from bots.mcts.saboteur import RoleDeal
 from bots.random import RandomBot
@@ -168,3 +171,27 @@ def test_mcts_deals_unseen_roles_by_its_suspicion() -> None:
         saboteur_seats += [s for s in range(4) if world.observe(s).role == "saboteur"]
     # odds 20 : 1 : 1 : 0.14 for seat 2, seat 3, the set-aside card, seat 1
     assert saboteur_seats.count(2) > 160 and saboteur_seats.count(1) < 10
+
+
+@pytest.mark.parametrize("seats", [3, 7])
+def test_suspicion_tracker_replays_the_maze_from_events(seats: int) -> None:
+    """The tracker judges each move on its own copy of the maze, rebuilt from
+    the events alone (placements, rockfalls, goals turned up, new rounds):
+    after every decision of a match it equals the maze the observation shows."""
+    state, setup = SABOTEUR.new_state_with_events(seats, seats)
+    assert isinstance(state, SaboteurState)
+    tracker = Suspicion()
+    tracker.sync(state.observe(0))
+    tracker.on_events([e for e in setup if 0 in e.visible_to])
+    players: list[Bot] = [HeuristicBot() if s % 2 else RandomBot(s) for s in range(seats)]
+    rockfalls = reveals = 0
+    while not state.is_terminal():
+        seat = state.active
+        events = state.apply({seat: decide(players[seat], state, seat)})
+        tracker.on_events([e for e in events if 0 in e.visible_to])
+        rockfalls += sum(e.kind == "rockfall" for e in events)
+        reveals += sum(e.kind == "goal_revealed" for e in events)
+        if not state.is_terminal():
+            shown = tunnel_from_observation(state.observe(0))
+            assert (tracker.tunnel.cards, tracker.tunnel.hidden) == (shown.cards, shown.hidden)
+    assert rockfalls and reveals, "the match should exercise rockfalls and goals turned up"
