@@ -20,6 +20,7 @@ import pytest
 
 from referee.games.base import Action, Observation
 from referee.games.saboteur.actions import BreakTool, Discard, PlacePath, Repair
+from referee.games.saboteur.game import GAME as SABOTEUR_RULES
 from referee.games.saboteur.state import SaboteurState
 
 from bots.arena import play_match
@@ -178,8 +179,7 @@ def test_suspicion_tracker_replays_the_maze_from_events(seats: int) -> None:
     """The tracker judges each move on its own copy of the maze, rebuilt from
     the events alone (placements, rockfalls, goals turned up, new rounds):
     after every decision of a match it equals the maze the observation shows."""
-    state, setup = SABOTEUR.new_state_with_events(seats, seats)
-    assert isinstance(state, SaboteurState)
+    state, setup = SABOTEUR_RULES.new_state_with_events(seats, seats)
     tracker = Suspicion()
     tracker.sync(state.observe(0))
     tracker.on_events([e for e in setup if 0 in e.visible_to])
