@@ -249,9 +249,13 @@ def describe(setting: str) -> str:
 
 def render(rows: list[dict[str, object]], profile: tuple[list[tuple[str, float]], float, float] | None,
            workers: int) -> str:
+    saboteur = any(table(str(row["setting"]))[0] == "saboteur" for row in rows)
+    saboteur_seats = (f" (Saboteur: {SABOTEUR_SEATS}, a win is first place by nuggets; its MCTS cuts rollouts "
+                      "off after 8 decisions, then estimates the round, docs/bots.md)") if saboteur else ""
     lines = [
         f"Measured by `python -m bench strength` (bench/strength_bench.py) on {machine_summary()}.",
-        f"4 seats, the bot under test rotated over the seats, {workers} worker processes, in-process arena "
+        f"{SEATS} seats{saboteur_seats}, the bot under test rotated over the seats, {workers} worker processes, "
+        "in-process arena "
         "(bots/arena.py: observations and legal actions only). A shared first place counts as a fraction. "
         "95 % Wilson intervals. MCTS: default settings (heuristic rollouts cut off after 24 decisions, then a "
         "static evaluation; heuristic-guided progressive widening); its move time counted in CPU seconds of its "
