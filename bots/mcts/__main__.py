@@ -18,7 +18,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic")
     parser.add_argument("--rollout-depth", type=int, default=None,
-                        help="decisions per rollout before the static evaluation (0: play to the end)")
+                        help="decisions per rollout before the static evaluation (default: the game's, "
+                             "24 for Gnadenlos!, 8 for Saboteur; 0: play to the end)")
     args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
     options: dict[str, object] = {}
     if args.rollout_depth is not None:
