@@ -347,6 +347,10 @@ class SaboteurState(State):
         interface asks a seat only when it has a choice (docs/engine.md), so
         no bot spends its clock, or risks a strike, on a forced move."""
         while not self.over:
+            hand = self.hands[self.active]
+            first = CARD_KIND[hand[0]] if hand else None
+            if any(CARD_KIND[card] != first for card in hand):
+                return  # two kinds in hand: two discards at least, a choice (cheap test first)
             legal = self.legal_actions(self.active)
             if len(legal) != 1:
                 return
