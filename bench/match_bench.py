@@ -197,6 +197,50 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# -------------------------------------------------------------- profile
+
+def referee_profile(matches: int, seed: int) -> tuple[list[tuple[str, float]], float]:
+    """Shares of the referee's main-thread CPU per part over `matches`
+    matches of four warm random bots (cProfile, cumulative time of the
+    functions doing each part), and the main thread's share of the process's
+    CPU (the rest runs in gRPC's threads and the stream readers)."""
+    import cProfile
+    import pstats
+
+    from referee.match import run_match
+    from referee.process import start_bots
+    from referee.protocol.client import TimeControl
+
+    bots = start_bots([RANDOM_BOT + ["--seed", str(i)] for i in range(SEATS)], [f"random{i}" for i in range(SEATS)])
+    control = TimeControl(move_time=MOVE_TIME)
+    parts = (
+        ("sending events (encode once, queue per seat)", ("match.py", "_flush")),
+        ("the engine's apply, with its legality check and events", ("base.py", "apply")),
+        ("building observations", ("state.py", "observe")),
+        ("encoding each Decide", ("codec.py", "encode")),
+        ("the record's JSON lines", ("records.py", "write")),
+    )
+    try:
+        run_match(GAME, bots, seed=seed, time_control=control)  # warm
+        profiler = cProfile.Profile(time.thread_time)
+        process_cpu = time.process_time()
+        profiler.enable()
+        for offset in range(matches):
+            run_match(GAME, bots, seed=seed + 1 + offset, time_control=control)
+        profiler.disable()
+        process_cpu = time.process_time() - process_cpu
+    finally:
+        for bot in bots:
+            bot.close()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    main_thread = sum(v[2] for v in stats.values())  # every function's own time
+    shares = [
+        (label, sum(v[3] for k, v in stats.items() if k[0].endswith(filename) and k[2] == function) / main_thread)
+        for label, (filename, function) in parts
+    ]
+    return shares, main_thread / process_cpu
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -245,7 +289,8 @@ def measure(args: argparse.Namespace) -> list[tuple[str, str, str]]:
     ]
 
 
-def markdown(rows: list[tuple[str, str, str]], args: argparse.Namespace) -> str:
+def markdown(rows: list[tuple[str, str, str]], profile: tuple[list[tuple[str, float]], float],
+             args: argparse.Namespace) -> str:
     from bench.recording import machine_summary
 
     lines = [
@@ -258,17 +303,15 @@ def markdown(rows: list[tuple[str, str, str]], args: argparse.Namespace) -> str:
         "|---|---|---|",
         *[f"| {name} | {value} | {note} |" for name, value, note in rows],
         "",
-        "Where the referee's time goes (cProfile of the referee's main thread over 20 matches, shares of its "
-        "CPU): sending events, about 30% — each event is encoded (protobuf `Struct`) once for every seat that "
-        "sees it, so a public event four times; the engine's `apply` with its legality check and events, "
-        "about 20%; building observations, about 17%; encoding each `Decide`, about 14%; the record's JSON "
-        "lines, under 1%. About half of the referee's CPU runs outside its main thread, in gRPC's own "
-        "threads and the per-bot stream readers. Events are held until a seat's next `Decide` (one `Notify` "
-        "instead of one per decision per seat), which spares the bots a wake-up per event. Because one match "
-        "at a time already keeps about one of the two cores busy (row above), two at a time can at best "
-        "approach 2 / that figure on an idle machine; on a machine shared with other work, as here, the "
-        "ratio falls towards 1. The next gains are in the wire layer: encode each event once per match "
-        "rather than once per seat, and a cheaper event encoding than `Struct`.",
+        f"Where the referee's time goes (cProfile of the referee's main thread over {args.profile_matches} "
+        "matches, shares of its CPU, each part including what it calls): "
+        + "; ".join(f"{label}, {100 * share:.0f}%" for label, share in profile[0])
+        + f". The main thread does {100 * profile[1]:.0f}% of the referee process's CPU; the rest runs in "
+        "gRPC's own threads and the per-bot stream readers. Each event is encoded once however many seats "
+        "see it, and held until a seat's next `Decide` (one `Notify` instead of one per decision per seat), "
+        "which spares the bots a wake-up per event. Because one match at a time already keeps about one of "
+        "the two cores busy (row above), two at a time can at best approach 2 / that figure on an idle "
+        "machine; on a machine shared with other work the ratio falls towards 1.",
     ]
     return "\n".join(lines)
 
@@ -280,10 +323,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=int, default=2, help="matches each worker plays before the clock (default 2)")
     parser.add_argument("--decisions", type=int, default=1000, help="decisions for the round trip (default 1000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile-matches", type=int, default=20,
+                        help="matches profiled for where the referee's time goes (default 20)")
     parser.add_argument("--no-record", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
     rows = measure(args)
-    text = markdown(rows, args)
+    text = markdown(rows, referee_profile(args.profile_matches, args.seed + 10**5), args)
     print(text)
     if not args.no_record:
         from bench.recording import write_section
