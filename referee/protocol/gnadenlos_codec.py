@@ -11,7 +11,6 @@ message that does not describe a valid value.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from google.protobuf import struct_pb2
@@ -19,23 +18,12 @@ from google.protobuf import struct_pb2
 from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.gnadenlos.actions import Bid, Buy, Commit, FinalBuy, OptOut, Pick, Refill, Take
 from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation, HandView, Slot
+from referee.protocol.flat import groups
 from referee.protocol.pb.gnadenlos.v1 import gnadenlos_pb2 as pb
 
 _EMPTY = pb.SLOT_STATE_EMPTY
 _HIDDEN = pb.SLOT_STATE_HIDDEN
 _KNOWN = pb.SLOT_STATE_KNOWN
-
-
-def _groups(flat: Sequence[Any], sizes: Iterable[int]) -> tuple[tuple[Any, ...], ...]:
-    """Split a flattened list of lists back into its groups (see the proto)."""
-    out = []
-    start = 0
-    for size in sizes:
-        out.append(tuple(flat[start : start + size]))
-        start += size
-    if start != len(flat):
-        raise InvalidActionError("group sizes do not add up to the list they describe")
-    return tuple(out)
 
 
 # ------------------------------------------------------------------ actions
@@ -202,10 +190,10 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
     Repeated fields are read with `[:]` (a native copy to a list), measured
     three times faster than iterating the upb container with `tuple()`.
     """
-    adv_known = _groups(msg.adv_hand_known[:], msg.adv_hand_sizes[:])
-    iou_known = _groups(tuple(zip(msg.iou_hand_colours[:], msg.iou_hand_values[:])), msg.iou_hand_sizes[:])
+    adv_known = groups(msg.adv_hand_known[:], msg.adv_hand_sizes[:])
+    iou_known = groups(tuple(zip(msg.iou_hand_colours[:], msg.iou_hand_values[:])), msg.iou_hand_sizes[:])
     slots = _slots(msg)
-    bids = _groups(tuple(zip(msg.bid_colours[:], msg.bid_values[:])), msg.bid_sizes[:])
+    bids = groups(tuple(zip(msg.bid_colours[:], msg.bid_values[:])), msg.bid_sizes[:])
     return GnadenlosObservation(
         seat=msg.seat,
         num_seats=msg.num_seats,
@@ -228,10 +216,10 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
         adv_deck_known=tuple(msg.adv_deck_known[:]),
         adv_deck_unknown=msg.adv_deck_unknown,
         adv_discard=tuple(msg.adv_discard[:]),
-        units=_groups(msg.unit_cards[:], msg.unit_sizes[:]),
+        units=groups(msg.unit_cards[:], msg.unit_sizes[:]),
         iou_hands=tuple(map(HandView, iou_known, msg.iou_hand_unknown[:])),
         iou_private=tuple(zip(msg.iou_private_colours[:], msg.iou_private_values[:])),
-        market=_groups(slots, msg.market_row_sizes[:]),
+        market=groups(slots, msg.market_row_sizes[:]),
         participants=tuple(msg.participants[:]),
         deciding=tuple(msg.deciding[:]),
         commits=tuple(msg.commits[:]),

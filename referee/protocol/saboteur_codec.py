@@ -16,12 +16,13 @@ from the generated descriptor, so the schema is the one place that names them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.saboteur.actions import PASS, BreakTool, Discard, Map, Pass, PlacePath, Repair, Rockfall
 from referee.games.saboteur.observation import GoalView, NuggetView, PlacedCard, RoundResult, SaboteurObservation
+from referee.protocol.flat import groups
 from referee.protocol.pb.saboteur.v1 import saboteur_pb2 as pb
 
 
@@ -59,18 +60,6 @@ def _cards(codes: Iterable[int]) -> tuple[str | None, ...]:
         return tuple([_CARD_NAME[c] for c in codes])
     except KeyError as exc:
         raise InvalidActionError(f"card {exc} is not defined") from None
-
-
-def _groups(flat: Sequence[Any], sizes: Iterable[int]) -> tuple[tuple[Any, ...], ...]:
-    """Split a flattened list of lists back into its groups (see the proto)."""
-    out = []
-    start = 0
-    for size in sizes:
-        out.append(tuple(flat[start : start + size]))
-        start += size
-    if start != len(flat):
-        raise InvalidActionError("group sizes do not add up to the list they describe")
-    return tuple(out)
 
 
 # ------------------------------------------------------------------ actions
@@ -248,9 +237,9 @@ def decode_observation(msg: pb.Observation) -> SaboteurObservation:
     not fit their lists. Repeated fields are read with `[:]` (a native copy
     to a list), measured faster than iterating the upb container.
     """
-    tools = _groups(msg.broken_tools[:], msg.broken_sizes[:])
+    tools = groups(msg.broken_tools[:], msg.broken_sizes[:])
     broken = tuple([tuple([_tool(t) for t in group]) for group in tools])
-    known = _groups(msg.nuggets_known[:], msg.nuggets_known_sizes[:])
+    known = groups(msg.nuggets_known[:], msg.nuggets_known_sizes[:])
     return SaboteurObservation(
         seat=msg.seat,
         num_seats=msg.num_seats,
