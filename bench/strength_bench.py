@@ -44,9 +44,8 @@ from bots.arena import play_match
 from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
 from bots.random import RandomBot
-from bots.sdk import Bot, DecisionContext, MatchInfo
+from bots.sdk import Bot, DecisionContext, MatchInfo, TimeControl
 from referee.games import load_game
-from referee.protocol.client import TimeControl
 
 SECTION = "Bots"
 SEATS = 4

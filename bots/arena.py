@@ -20,9 +20,8 @@ from typing import Any
 
 from referee.games import load_game
 from referee.games.base import IllegalActionError, Outcome
-from referee.protocol.client import TimeControl
 
-from bots.sdk import Bot, DecisionContext, MatchInfo
+from bots.sdk import Bot, DecisionContext, MatchInfo, TimeControl
 
 
 @dataclass

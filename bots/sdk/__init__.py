@@ -14,7 +14,7 @@ The SDK handles the socket, handshake, health, reflection, graceful shutdown
 and consecutive matches; docs/protocol.md is the contract it implements.
 """
 
-from bots.sdk.bot import Bot, DecisionContext, MatchInfo
+from bots.sdk.bot import Bot, DecisionContext, MatchInfo, TimeControl
 from bots.sdk.server import create_server, serve
 
-__all__ = ["Bot", "DecisionContext", "MatchInfo", "create_server", "serve"]
+__all__ = ["Bot", "DecisionContext", "MatchInfo", "TimeControl", "create_server", "serve"]
