@@ -53,7 +53,7 @@ def hostile(name: str, tmp_path: Path, limits: Limits | None = None, *args: str,
             policy: SandboxPolicy | None = None):  # type: ignore[no-untyped-def]
     policy = policy or SandboxPolicy(limits=limits or Limits())
     return spawn([PY, str(HOSTILE / f"{name}.py"), *args], log_path=tmp_path / f"{name}.log",
-                 policy=policy, name=name)
+                 policy=policy, name=name, expose=[HOSTILE])
 
 
 def wait_for(predicate, timeout: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
@@ -180,7 +180,7 @@ def referee_secret() -> Iterator[Path]:
 def test_snooping_on_the_referee_and_another_bot_fails(tmp_path: Path, referee_secret: Path) -> None:
     with Sandbox("victim") as victim_box:
         victim = victim_box.spawn([PY, str(HOSTILE / "victim.py"), str(victim_box.socket_path())],
-                                  log_path=tmp_path / "victim.log")
+                                  log_path=tmp_path / "victim.log", expose=[HOSTILE])
         assert wait_for(lambda: "listening" in victim.read_log())
         snoop = hostile("snoop", tmp_path, None, str(referee_secret), str(victim_box.workdir),
                         str(victim_box.socket_path()), str(os.getpid()))
