@@ -8,20 +8,21 @@ referee connects only once the socket file exists, so gRPC's one-second
 reconnect backoff never starts (DESIGN.md, Protocol), then calls the
 handshake with a timeout (`BotClient.wait_ready`).
 
-Each bot runs in a sandbox (`referee.sandbox`: its own session under a
-supervisor that kills the whole tree, resource limits, a private folder, no
-network, its own uid when the referee is root); stdin is closed and
-stdout/stderr go to a size-capped log. The referee checks that the socket is
-served by the process it started before it connects. Every started process
-is closed at interpreter exit at the latest, so the referee never leaves
-orphans.
+Each bot runs in a sandbox (`referee.sandbox`: a jail with its own
+namespaces, read-only root and seccomp filter, a control group for its
+tree, a supervisor that kills the whole tree, its own uid when the referee
+is root); stdin is closed and stdout/stderr go to a size-capped log. Before
+it connects, the referee moves the bot's socket into a folder the bot
+cannot reach and checks there that the process it started serves it, so no
+later reconnection can be redirected. Every started process is closed at
+interpreter exit at the latest, so the referee never leaves orphans.
 
-A bot with its own uid may read only what others may read, plus its
-program's folder, the bot SDK installed with the referee and what the caller
-exposes (its folder in the ladder's closed store): these are bound into its
-sandbox read-only. A program its own user still cannot execute is refused
-with a clear error; it never silently runs with the referee's privileges
-(only a policy with run_as="self" asks for that).
+The jail's root holds the system's programs and libraries; besides them a
+bot may read its program's folder, the bot SDK installed with the referee
+and what the caller exposes (its folder in the ladder's closed store),
+bound in read-only. A program its own user may not execute is refused with
+a clear error; it never silently runs with the referee's privileges (only a
+policy with run_as="self" asks for that).
 """
 
 from __future__ import annotations
@@ -138,8 +139,8 @@ class BotProcess:
                   scratch_dir=scratch, log_path=output)
         try:
             _wait_for_socket(process, socket_path, deadline, label, log_path)
-            _verify_peer(process, socket_path, deadline, label)
-            client = BotClient(str(socket_path))
+            claimed = _claim_socket(process, socket_path, deadline, label)
+            client = BotClient(str(claimed))
             bot._client = client
             bot.info = client.wait_ready(timeout=max(0.05, deadline - time.monotonic()))
         except BaseException:
@@ -343,19 +344,15 @@ def _sdk_folders() -> tuple[Path, ...]:
     return tuple(folders)
 
 
-def _verify_peer(process: SandboxedProcess, socket_path: Path, deadline: float, label: str) -> None:
-    """Check that the socket is served by the bot's own process tree. The
-    socket file appears when the bot binds, a moment before it accepts, so a
-    refused connection is retried until the start-up deadline."""
-    while True:
-        try:
-            process.verify_socket(socket_path)
-            return
-        except PeerMismatch as exc:
-            refused = "cannot connect" in str(exc) and process.poll() is None
-            if not refused or time.monotonic() > deadline:
-                raise BotStartFailed(f"{label}: {exc}") from None
-        time.sleep(SOCKET_POLL)
+def _claim_socket(process: SandboxedProcess, socket_path: Path, deadline: float, label: str) -> Path:
+    """Take the bot's socket out of its reach and check that its own process
+    tree serves it; return where the referee connects from now on (gRPC
+    reconnects by that path for the bot's whole life, so it must be one the
+    bot cannot replace)."""
+    try:
+        return process.claim_socket(socket_path, timeout=max(0.05, deadline - time.monotonic()))
+    except PeerMismatch as exc:
+        raise BotStartFailed(f"{label}: {exc}") from None
 
 
 def _os_error_text(exc: BaseException) -> str:

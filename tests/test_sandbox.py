@@ -81,8 +81,9 @@ def test_capabilities_are_probed_and_reported() -> None:
     caps = capabilities()
     assert caps is capabilities()  # probed once
     assert caps.root == (os.geteuid() == 0)
-    assert set(caps.as_dict()) >= {"network_namespace", "private_mounts", "switch_user", "subreaper"}
+    assert set(caps.as_dict()) >= {"jail", "switch_user", "cgroup", "pidfd"}
     assert all(name in caps.as_dict() for name in caps.missing())
+    assert caps.summary().startswith("sandbox: ")
 
 
 def test_environment_is_scrubbed_and_stdin_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,10 +130,11 @@ def test_bot_runs_as_its_own_user_when_root(tmp_path: Path) -> None:
 def test_protections_are_recorded() -> None:
     with Sandbox("record") as box:
         seen = box.protections()
-    assert seen["network_namespace"] == CAPS.network_namespace
-    assert seen["private_mounts"] == CAPS.private_mounts
+    assert seen["jail"] == "nsjail" and seen["seccomp"] is True
+    assert set(seen["namespaces"]) == {"pid", "mount", "ipc", "uts", "cgroup", "network"}
+    assert seen["cgroup"] == (CAPS.cgroup or None)
     assert (seen["own_uid"] is not None) == OWN_USER
-    assert set(seen["unavailable"]) == {"network_namespace", "private_mounts", "switch_user"} & set(CAPS.missing())
+    assert set(seen["unavailable"]) == {"switch_user", "cgroup"} & set(CAPS.missing())
     assert seen["limits"]["max_processes"] == Limits().max_processes
 
 
@@ -165,8 +167,9 @@ def test_missing_executable_is_a_spawn_failure(tmp_path: Path) -> None:
 def test_exit_code_and_signal_are_reported(tmp_path: Path) -> None:
     proc = spawn([PY, "-c", "import sys; sys.exit(3)"], log_path=tmp_path / "a.log")
     assert proc.wait(30) == 3 and proc.kill_tree().reason == "exit"
-    proc = spawn([PY, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"],
-                 log_path=tmp_path / "b.log")
+    # a real fault: the bot is PID 1 of its namespace, which ignores a
+    # signal it sends itself without a handler
+    proc = spawn([PY, "-c", "import ctypes; ctypes.string_at(0)"], log_path=tmp_path / "b.log")
     proc.wait(30)
     status = proc.kill_tree()
     assert status.returncode == -signal.SIGSEGV and status.reason == "signal"
@@ -253,9 +256,9 @@ print(json.dumps({"caps": caps.as_dict(), "strict": strict, "bot": proc.read_log
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become an ordinary user for the test")
 def test_without_root_the_referee_degrades_and_says_so() -> None:
-    """The referee as an ordinary user: no own uid for bots, no private
-    mounts (refused under strict), network isolation through a user
-    namespace if the kernel allows it — recorded in the capabilities."""
+    """The referee as an ordinary user: no own uid for bots and no control
+    groups (refused under strict), the jail through a user namespace if the
+    kernel allows it — recorded in the capabilities."""
     user = 62999  # outside the sandbox range
     # Our interpreter may live in a folder an ordinary user cannot enter
     # (pyenv under /root here); the system's Python of the same version can
@@ -279,11 +282,10 @@ def test_without_root_the_referee_degrades_and_says_so() -> None:
     assert "not available on this machine" in out.stderr  # said once, clearly
     seen = json.loads(out.stdout)
     assert seen["caps"]["root"] is False and seen["caps"]["switch_user"] is False
-    assert seen["caps"]["private_mounts"] is False and seen["strict"] == "refused"
+    assert seen["strict"] == "refused"
     uid, connect = seen["bot"][-2:]
     assert int(uid) == user
-    if seen["caps"]["network_namespace"]:
-        assert int(connect) == errno.ENETUNREACH
+    assert seen["caps"]["jail"] and int(connect) == errno.ENETUNREACH
 
 
 def _open_to_others(path: Path) -> bool:
@@ -299,7 +301,7 @@ proc = spawn([sys.executable, sys.argv[1]], log_path=Path(sys.argv[2]), name="or
              expose=[Path(sys.argv[1]).parent])
 while "grandchild" not in proc.read_log():
     time.sleep(0.01)
-print(proc.pid, proc.supervisor_pid, proc.sandbox.box_dir, flush=True)
+print(proc.supervisor_pid, proc.sandbox.box_dir, *proc.members(), flush=True)
 time.sleep(600)
 """
 
@@ -309,10 +311,9 @@ def test_killing_the_referee_kills_every_bot_process(tmp_path: Path) -> None:
     referee = subprocess.Popen([PY, "-c", REFEREE_SCRIPT, str(HOSTILE / "escape_and_stay.py"),
                                 str(tmp_path / "bot.log")], stdout=subprocess.PIPE, text=True)
     assert referee.stdout is not None
-    bot_pid, supervisor_pid, box_dir = referee.stdout.readline().split()
-    grandchild = int((tmp_path / "bot.log").read_text().split()[1])
-    tree = [int(bot_pid), int(supervisor_pid), grandchild]
-    assert all(_alive(pid) for pid in tree)
+    supervisor_pid, box_dir, *members = referee.stdout.readline().split()
+    tree = [int(supervisor_pid), *map(int, members)]  # the bot, its grandchild, nsjail
+    assert len(tree) >= 4 and all(_alive(pid) for pid in tree)
     referee.kill()
     referee.wait()
     assert wait_for(lambda: not any(_alive(pid) for pid in tree))
@@ -347,28 +348,34 @@ def test_exposed_bot_folder_is_readable_but_not_writable(tmp_path: Path) -> None
     assert proc.wait(30) == 0 and proc.read_log().startswith("imported read-only")
     proc.kill_tree()
     assert not (folder / "mine.txt").exists()
-    if CAPS.private_mounts:  # without exposure the bot cannot even find its code
-        proc = spawn([PY, str(folder / "bot.py"), str(folder)], log_path=tmp_path / "b.log")
-        assert proc.wait(30) == 2 and "No such file" in proc.read_log()
-        proc.kill_tree()
+    # without exposure the bot cannot even find its code: the jail's root holds nothing of it
+    proc = spawn([PY, str(folder / "bot.py"), str(folder)], log_path=tmp_path / "b.log")
+    assert proc.wait(30) == 2 and "No such file" in proc.read_log()
+    proc.kill_tree()
 
 
-def test_strict_policy_refuses_an_unreachable_program(tmp_path: Path) -> None:
-    """A bot with its own uid whose program lies in a closed folder cannot
-    run when private mounts are off; strict says so instead of failing later."""
-    closed = tmp_path / "closed"
-    closed.mkdir(mode=0o700)
-    (closed / "bot.py").write_text("print('hello')\n")
-    policy = SandboxPolicy(private_mounts=False, strict=True, expose_interpreter=False)
-    if OWN_USER:
-        with pytest.raises(SandboxUnavailable):
-            spawn(["/bin/cat", str(closed / "bot.py")], log_path=tmp_path / "bot.log", policy=policy,
-                  expose=[closed])
-    else:  # the bot is the referee's user: it reaches the folder anyway
-        proc = spawn(["/bin/cat", str(closed / "bot.py")], log_path=tmp_path / "bot.log", policy=policy,
-                     expose=[closed])
-        assert proc.wait(30) == 0
-        proc.kill_tree()
+def test_the_jail_root_is_read_only_and_holds_only_what_a_bot_needs(tmp_path: Path) -> None:
+    """The root is nsjail's empty tmpfs with the system's programs and
+    libraries, a few files of /etc and the exposed code bound in read-only:
+    no /home, /root, /var, /run or /srv, no secrets of /etc, no writable
+    place but the bot's own folders and private tmpfs."""
+    code, out = run("""
+        import json, os
+        def writable(path):
+            try:
+                with open(os.path.join(path, "probe"), "w"):
+                    return True
+            except OSError:
+                return False
+        print(json.dumps({"root": sorted(os.listdir("/")), "etc": sorted(os.listdir("/etc")),
+                          "writable": [p for p in ("/", "/usr", "/etc", "/tmp", "/dev/shm", ".") if writable(p)]}))
+    """, tmp_path)
+    assert code == 0, out
+    seen = json.loads(out)
+    assert not {"home", "root", "var", "run", "srv", "opt", "mnt"} & set(seen["root"]) - {
+        Path(p).parts[1] for p in (sys.prefix, sys.base_prefix, str(tmp_path))}
+    assert "shadow" not in seen["etc"] and "passwd" in seen["etc"]
+    assert set(seen["writable"]) == {"/tmp", "/dev/shm", "."}
 
 
 def test_a_sandbox_runs_one_process(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from referee.sandbox import (
     spawn,
 )
 from referee.sandbox.logpipe import TRUNCATED
+from sandbox_support import host_pid
 
 HOSTILE = Path(__file__).parent / "hostile"
 PY = os.environ.get("SANDBOX_TEST_PYTHON") or __import__("sys").executable
@@ -95,12 +96,13 @@ def test_busy_loop_is_stopped_by_the_cpu_limit(tmp_path: Path) -> None:
 
 
 def test_cpu_limit_counts_the_whole_tree(tmp_path: Path) -> None:
-    """Four spinning processes share one budget: none of them alone reaches it."""
+    """Four spinning processes share one budget: the tree is stopped when
+    their CPU time together reaches it."""
     proc = spawn([PY, "-c", "import os\nfor _ in range(2): os.fork()\nwhile True: pass"],
                  log_path=tmp_path / "bot.log", policy=SandboxPolicy(limits=Limits(cpu_seconds=2)))
     proc.wait(120)
     status = proc.kill_tree()
-    assert status.reason == "cpu_limit" and status.cpu_seconds < 2.0
+    assert status.reason == "cpu_limit" and 2.0 <= status.cpu_seconds < 4.0  # the tree's total, checked each second
 
 
 def test_busy_loop_is_stopped_by_the_wall_clock(tmp_path: Path) -> None:
@@ -120,16 +122,15 @@ def test_busy_loop_ignoring_sigterm_is_killed_on_forfeit(tmp_path: Path) -> None
 def test_child_left_behind_is_killed_when_the_bot_exits(tmp_path: Path) -> None:
     proc = hostile("spawn_and_exit", tmp_path)
     assert proc.wait(60) == 0
-    grandchild = int(proc.read_log().split()[-1])
-    assert not psutil.pid_exists(grandchild) or psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE
+    assert "grandchild" in proc.read_log()
+    assert proc.members() == []  # the bot was PID 1 of its namespace: its end ended everyone in it
     assert proc.kill_tree().reason == "exit"
 
 
 def test_escaped_grandchild_is_killed_with_the_tree(tmp_path: Path) -> None:
     proc = hostile("escape_and_stay", tmp_path)
     assert wait_for(lambda: "grandchild" in proc.read_log())
-    grandchild = int(proc.read_log().split()[-1])
-    assert grandchild in proc.members()  # outside the bot's session, still counted
+    grandchild = host_pid(proc, int(proc.read_log().split()[-1]))  # outside the bot's session, still counted
     proc.kill_tree()
     assert not psutil.pid_exists(grandchild)
 
@@ -148,7 +149,7 @@ def test_network_is_unreachable_even_localhost(tmp_path: Path, local_server: int
     assert proc.wait(60) == 0
     seen = json.loads(proc.read_log())
     proc.kill_tree()
-    if CAPS.network_namespace:
+    if CAPS.jail:
         assert all(result.startswith("failed") for result in seen.values()), seen
     else:
         assert "network_namespace" in CAPS.missing()  # said so, and recorded
@@ -214,7 +215,7 @@ def test_losing_the_supervisor_still_kills_everything(tmp_path: Path) -> None:
     rest of the tree: the status says "lost"."""
     proc = hostile("escape_and_stay", tmp_path)
     assert wait_for(lambda: "grandchild" in proc.read_log())
-    grandchild = int(proc.read_log().split()[-1])
+    grandchild = host_pid(proc, int(proc.read_log().split()[-1]))
     os.kill(proc.supervisor_pid, signal.SIGKILL)
     proc.wait(60)
     status = proc.kill_tree()

