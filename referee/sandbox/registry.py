@@ -84,11 +84,10 @@ def leftovers() -> Leftovers:
     for supervisor, uid, box_dir in history:
         if box_dir in open_boxes:
             continue
-        # a uid counts only while nobody holds it again (another sandbox,
-        # maybe of another referee, may have taken it since)
-        free_uid = uid if uid is not None and not uid_leased(uid) else None
-        pids.update(pid for pid, (_ppid, sid, owner) in table.items()
-                    if sid == supervisor or owner == free_uid)
+        if uid is None:  # the session of a dead supervisor (its pid may be reused: only without a uid)
+            pids.update(pid for pid, (_ppid, sid, _owner) in table.items() if sid == supervisor)
+        elif not uid_leased(uid):  # a uid counts only while nobody holds it again
+            pids.update(pid for pid, (_ppid, _sid, owner) in table.items() if owner == uid)
         if box_dir.exists():
             paths.append(box_dir)
     return Leftovers(tuple(sorted(pids)), tuple(paths))
