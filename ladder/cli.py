@@ -19,6 +19,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import Store, StoreError, default_db_path
 
 DEFAULT_GAME = "gnadenlos"
@@ -101,17 +102,24 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @click.option("--game", "games", multiple=True,
               help="A game to validate and register the bot for (repeatable; default: the games its bot.toml "
                    "lists, or for a file every game its handshake names).")
+@click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
+              help="Refuse a bot whose files hold more MiB than this.")
+@click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
+              help="Refuse a bot of more files and folders than this.")
+@click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
+              help="Refuse a bot whose folders nest deeper than this.")
 @db_option
 def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,
-           games: tuple[str, ...], db_path: Path | None) -> None:
+           games: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, db_path: Path | None) -> None:
     """Check a bot (file or folder with bot.toml) and register it."""
     from ladder.submission import SubmissionError
     from ladder.submission import submit as do_submit
 
+    limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
     with open_store(db_path) as store:
         try:
             done = do_submit(store, path, name=name, version=version, games=games,
-                             startup_timeout=startup_timeout, move_time=move_time)
+                             startup_timeout=startup_timeout, move_time=move_time, limits=limits)
         except SubmissionError as exc:
             raise click.ClickException(str(exc)) from None
     plays = ", ".join(done.games)
