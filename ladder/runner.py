@@ -58,7 +58,6 @@ class RealRunner:
         bots = [self._bot(spec) for spec in task.bots]
         record_path = None
         if self.records_dir is not None:
-            self.records_dir.mkdir(parents=True, exist_ok=True)
             record_path = self.records_dir / f"{task.match_id}.jsonl"
         try:
             result = run_match(
@@ -86,7 +85,6 @@ class RealRunner:
         if bot is None:
             log_path = None
             if self.logs_dir is not None:
-                self.logs_dir.mkdir(parents=True, exist_ok=True)
                 log_path = self.logs_dir / f"{spec.label}-{os.getpid()}.log"
             for attempt in range(START_ATTEMPTS):
                 try:

@@ -45,6 +45,7 @@ from pathlib import Path
 from ladder.intake import IntakeError, Limits, content_hash, copy_in
 from ladder.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
 from ladder.store import Store
+from referee.files import private_folders
 from referee.games import game_names
 
 MANIFEST = "bot.toml"
@@ -163,7 +164,7 @@ def _stage(path: Path, staging: Path, limits: Limits) -> Manifest:
     if not path.is_dir() and not os.access(path, os.X_OK):
         raise SubmissionError(f"{path} is not executable; run chmod +x {path} (and give it a #! line), "
                               f"or submit a folder with a {MANIFEST}")
-    staging.parent.mkdir(parents=True, exist_ok=True)
+    private_folders(staging.parent)
     try:
         copy_in(path, staging, limits)
     except IntakeError as exc:
@@ -310,7 +311,7 @@ def _register(
     """Move the staged bot into place and insert it, together or not at all."""
     relative = Path("bots") / name / digest[:16]
     final = store.root / relative
-    final.parent.mkdir(parents=True, exist_ok=True)
+    private_folders(final.parent)
     try:
         with store.transaction() as conn:
             bot_id = store.add_bot(

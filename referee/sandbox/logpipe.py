@@ -13,6 +13,8 @@ import os
 import threading
 from pathlib import Path
 
+from referee.files import PRIVATE_FILE, private_folders
+
 CHUNK = 64 * 1024
 TRUNCATED = "\n[referee: log truncated at {cap} bytes; further output discarded]\n"
 
@@ -26,9 +28,7 @@ class CappedLog:
         self.written = 0
         self.discarded = 0
         self._fd = read_fd
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._out = open(path, "ab", buffering=0)
-        os.chmod(path, 0o600)  # authors read logs through the referee, bots never
+        self._out = open(_open_private_log(path), "ab", buffering=0)
         self._thread = threading.Thread(target=self._drain, name=f"sandbox-log-{name}", daemon=True)
         self._thread.start()
 
@@ -61,6 +61,17 @@ class CappedLog:
         """Wait until every writer has closed the pipe; True if it has."""
         self._thread.join(timeout)
         return not self._thread.is_alive()
+
+
+def _open_private_log(path: Path) -> int:
+    """`path` opened for appending, created 0600 in 0700 folders if new: authors
+    read logs through the referee, bots never. A log an older version left
+    open to others is closed (fchmod) before the first byte is added."""
+    private_folders(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+    if os.fstat(fd).st_mode & 0o077:
+        os.fchmod(fd, PRIVATE_FILE)
+    return fd
 
 
 def read_tail(path: Path, limit: int) -> str:
