@@ -35,7 +35,7 @@ def check_handshake(name: str, version: str, games: Sequence[str]) -> None:
     """Raise BotStartFailed, naming the field, its limit and the fix, when a
     handshake field breaks its bound."""
     if not name.strip():
-        raise BotStartFailed(f"the handshake's name {preview(name)} is empty or blank; {_NAME_FIX}")
+        raise BotStartFailed(f"the handshake's name {_preview(name)} is empty or blank; {_NAME_FIX}")
     _check_text("name", name, MAX_NAME_CHARS, _NAME_FIX)
     _check_text("version", version, MAX_VERSION_CHARS,
                 f"give a version of at most {MAX_VERSION_CHARS} printable characters "
@@ -48,11 +48,11 @@ def _check_text(field: str, value: str, limit: int, fix: str) -> None:
     control, format or separator character: those rewrite what a terminal
     or a table shows around them)."""
     if len(value) > limit:
-        raise BotStartFailed(f"the handshake's {field} {preview(value)} is {len(value)} characters long, "
+        raise BotStartFailed(f"the handshake's {field} {_preview(value)} is {len(value)} characters long, "
                              f"more than the limit of {limit}; {fix}")
     bad = next((i for i, char in enumerate(value) if not char.isprintable()), None)
     if bad is not None:
-        raise BotStartFailed(f"the handshake's {field} {preview(value)} holds a character that is not printable "
+        raise BotStartFailed(f"the handshake's {field} {_preview(value)} holds a character that is not printable "
                              f"(U+{ord(value[bad]):04X} at position {bad}); {fix}")
 
 
@@ -64,11 +64,11 @@ def _check_games(games: Sequence[str]) -> None:
     for index, game in enumerate(games):
         if not GAME_ID.fullmatch(game):
             raise BotStartFailed(
-                f"the handshake's games[{index}] {preview(game)} is not a game identifier (a lowercase letter, "
+                f"the handshake's games[{index}] {_preview(game)} is not a game identifier (a lowercase letter, "
                 "then at most 31 lowercase letters, digits or '_', like 'saboteur'); " + fix)
 
 
-def preview(value: str) -> str:
+def _preview(value: str) -> str:
     """The start of `value`, quoted with every unprintable character escaped
     (Python's repr), and '…' if it goes on: safe to log, record and print."""
     shown = repr(value[:_PREVIEW_CHARS])
