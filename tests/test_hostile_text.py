@@ -5,6 +5,7 @@ character escaped and without being read as rich markup."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -17,6 +18,9 @@ from referee.cli.main import cli
 HOSTILE_BOT = Path(__file__).parent / "bots" / "hostile_text.py"
 ESCAPE_NAME = "evil\x1b[2J\x1b]0;pwned\x07[/bold]"
 MARKUP_NAME = "[/bold]evil"
+HOSTILE = "\x1b[2J\x1b]0;pwned\x07 [/bold] \u202e\x9b31m"
+"""Clear the screen, retitle the window, ring, close a tag never opened,
+reverse the line, and a C1 control sequence introducer."""
 RAW = ("\x1b", "\x07", "\x9b", "\u202e")
 """Characters that must never reach a terminal from a bot: ESC, BEL, CSI, RLO."""
 
@@ -51,17 +55,20 @@ def test_play_shows_hostile_names_crashes_and_output_escaped(tmp_path: Path) -> 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store with one submitted bot whose bot.toml description is hostile."""
+    """A store with three copies of a submitted bot whose bot.toml
+    description is hostile and which writes escapes to its log as it starts."""
     root = tmp_path_factory.mktemp("hostile-text")
     bot = root / "described"
     bot.mkdir()
-    (bot / "bot.py").write_text("from bots.sdk import serve\nfrom bots.random.bot import RandomBot\n"
+    (bot / "bot.py").write_text(f"import sys\nprint({'started ' + HOSTILE!r}, file=sys.stderr, flush=True)\n"
+                                "from bots.sdk import serve\nfrom bots.random.bot import RandomBot\n"
                                 "serve(RandomBot())\n")
     (bot / "bot.toml").write_text('command = "python bot.py"\ngames = ["gnadenlos"]\n'
                                   'description = "[/oops]\\u001b[31m\\u202e"\n')
     path = root / "data" / "ladder.sqlite"
-    submitted = referee("submit", str(bot), "--name", "described", "--db", str(path))
-    assert submitted.exit_code == 0, submitted.output
+    for name in ("described", "copy1", "copy2"):
+        submitted = referee("submit", str(bot), "--name", name, "--db", str(path))
+        assert submitted.exit_code == 0, submitted.output
     return path
 
 
@@ -73,18 +80,16 @@ def test_bots_lists_a_hostile_description_escaped(db: Path) -> None:
 
 
 def test_logs_shows_a_bot_log_escaped(db: Path) -> None:
-    (db.parent / "logs").mkdir(exist_ok=True)
-    (db.parent / "logs" / "described@v1-1234.log").write_bytes(
-        b"first line\n\x1b[2J\x1b]0;pwned\x07 [/bold] \xe2\x80\xae\xc2\x9b31m\nlast line\n")
+    ran = referee("ladder", "--no-builtins", "--matches", "1", "--players", "3", "--workers", "1", "--db", str(db))
+    assert_shown_safely(ran)
+    assert ran.exit_code == 0, ran.output
     result = referee("logs", "described", "--db", str(db))
     assert_shown_safely(result)
     assert result.exit_code == 0, result.output
-    assert "first line\n" in result.output and "\nlast line\n" in result.output  # still one line per line
+    assert "started \\x1b[2J" in result.output
 
 
 def test_a_refusal_quoting_a_hostile_file_name_is_one_escaped_line(tmp_path: Path, db: Path) -> None:
-    import os
-
     bot = tmp_path / "piped"
     bot.mkdir()
     (bot / "bot.toml").write_text('command = "python bot.py"\ngames = ["gnadenlos"]\n')
