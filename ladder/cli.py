@@ -219,8 +219,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
                                                                   markup=False, highlight=False, soft_wrap=True))
             try:
                 status = runner.run()
-            except LadderError as exc:
-                raise click.ClickException(str(exc)) from None
+            except LadderError as exc:  # it may quote a failed match's detail, a bot's words
+                raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
         console.print(standings_table(standings(store, game), f"{game} ladder"))
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
