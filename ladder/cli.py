@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
-from ladder.store import Store, StoreError, default_db_path
+from ladder.store import Store, StoreError, default_db_path, version_log_path
 from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
 
 DEFAULT_GAME = "gnadenlos"
@@ -270,6 +270,7 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
 def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | None) -> None:
     """Show a bot's own output and its forfeits."""
     from ladder.standings import forfeits_of
+    from referee.sandbox.logpipe import rotated_path
 
     with open_store(db_path) as store:
         versions = store.bot_versions(name)
@@ -278,16 +279,13 @@ def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | 
             known = ", ".join(b.version for b in versions) or "none"
             raise click.ClickException(f"no bot {name!r} version {version or '(active)'}; versions: {known}")
         bot = chosen[-1]
-        files = sorted((store.root / "logs").glob(f"{glob_escape(bot.label)}-*.log"))
-        for path in files:
+        path = version_log_path(store.logs_dir, bot.label)
+        if path.exists():
             click.echo(f"== {path}")
             click.echo(safe_block("\n".join(path.read_text(errors="replace").splitlines()[-lines:])))
-        if not files:
+            if rotated_path(path).exists():
+                click.echo(f"(its older output, rotated out at the size cap, is in {rotated_path(path)})")
+        else:
             click.echo(f"{bot.label} has no logs yet (they are written while it plays ladder matches)")
         for match_id, reason in forfeits_of(store, game, bot.bot_id):
             click.echo(f"forfeit in {match_id}: {safe_line(reason)} (see `referee replay` of its record)")
-
-
-def glob_escape(text: str) -> str:
-    """`text` with glob wildcards made literal (a label is a name@version)."""
-    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in text)

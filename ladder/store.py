@@ -62,6 +62,12 @@ def _tighten(path: Path, mode: int) -> None:
         path.chmod(mode)
 
 
+def version_log_path(logs_dir: Path, label: str) -> Path:
+    """The log of the bot version `label` (name@version): one file, whichever
+    worker process runs the bot, so its size cap holds per bot."""
+    return logs_dir / f"{label}.log"
+
+
 def now_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
