@@ -13,7 +13,10 @@ import fcntl
 import os
 import platform
 import re
+import stat
 from pathlib import Path
+
+from referee.files import PRIVATE_FILE, private_folders, write_atomically
 
 DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
@@ -40,19 +43,22 @@ def machine_summary() -> str:
 def write_section(heading: str, body: str, path: Path = DOCS_PATH) -> None:
     """Replace (or append) the `## heading` section of the benchmarks page.
 
-    Holds an exclusive lock on the page while it reads and rewrites it, so
-    benchmarks finishing at the same time do not lose each other's sections.
+    Holds an exclusive lock on the page's folder while it reads and rewrites
+    the page, so benchmarks finishing at the same time do not lose each
+    other's sections; the page is replaced whole (`write_atomically`, with
+    its mode kept), so a benchmark killed while writing leaves it intact.
     """
     section = f"## {heading}\n\n{body.strip()}\n"
     pattern = re.compile(rf"^## {re.escape(heading)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a+", encoding="utf-8") as page:
-        fcntl.flock(page, fcntl.LOCK_EX)
-        page.seek(0)
-        text = page.read() or PAGE_HEADER
+    folder = os.open(private_folders(path.parent), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        text = (path.read_text(encoding="utf-8") if path.exists() else "") or PAGE_HEADER
         if pattern.search(text):
             text = pattern.sub(lambda _: section + "\n", text, count=1)
         else:
             text = text.rstrip("\n") + "\n\n" + section
-        page.truncate(0)
-        page.write(text.rstrip("\n") + "\n")
+        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else PRIVATE_FILE
+        write_atomically(path, text.rstrip("\n") + "\n", mode)
+    finally:
+        os.close(folder)  # releases the lock

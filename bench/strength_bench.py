@@ -46,6 +46,7 @@ from bots.mcts import MctsBot
 from bots.random import RandomBot
 from bots.sdk import Bot, DecisionContext, MatchInfo, TimeControl
 from referee.games import load_game
+from referee.files import write_atomically
 
 SECTION = "Bots"
 SEATS = 4
@@ -302,7 +303,7 @@ def _load_rows(path: Path | None) -> list[dict[str, Any]]:
 
 def _save_rows(path: Path | None, rows: list[dict[str, Any]]) -> None:
     if path is not None:
-        path.write_text(json.dumps(rows, indent=1))
+        write_atomically(path, json.dumps(rows, indent=1))  # a killed run leaves the last rows whole
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,7 +19,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ladder.store import Store, StoreError, default_db_path
+from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.store import Store, StoreError, default_db_path, version_log_path
+from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
 
 DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
@@ -101,19 +103,26 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @click.option("--game", "games", multiple=True,
               help="A game to validate and register the bot for (repeatable; default: the games its bot.toml "
                    "lists, or for a file every game its handshake names).")
+@click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
+              help="Refuse a bot whose files hold more MiB than this.")
+@click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
+              help="Refuse a bot of more files and folders than this.")
+@click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
+              help="Refuse a bot whose folders nest deeper than this.")
 @db_option
 def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,
-           games: tuple[str, ...], db_path: Path | None) -> None:
+           games: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, db_path: Path | None) -> None:
     """Check a bot (file or folder with bot.toml) and register it."""
     from ladder.submission import SubmissionError
     from ladder.submission import submit as do_submit
 
+    limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
     with open_store(db_path) as store:
         try:
             done = do_submit(store, path, name=name, version=version, games=games,
-                             startup_timeout=startup_timeout, move_time=move_time)
-        except SubmissionError as exc:
-            raise click.ClickException(str(exc)) from None
+                             startup_timeout=startup_timeout, move_time=move_time, limits=limits)
+        except SubmissionError as exc:  # it may quote the submission (file names, bot.toml, the bot's words)
+            raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
     plays = ", ".join(done.games)
     if done.new:
         twins = f"; identical to {', '.join(done.twins)}, rated as a bot of its own" if done.twins else ""
@@ -141,9 +150,9 @@ def bots(db_path: Path | None, as_json: bool) -> None:
     table = Table(title="registered bots", title_justify="left")
     for column in ("name", "version", "kind", "active", "games", "sha256", "registered", "description"):
         table.add_column(column)
-    for b in rows:
-        table.add_row(b.name, b.version, b.kind, "yes" if b.active else "", ",".join(b.games),
-                      b.content_hash[:12], b.created_at, b.description)
+    for b in rows:  # name, version and description are the submitter's words: escaped, never markup
+        table.add_row(safe_text(b.name), safe_text(b.version), b.kind, "yes" if b.active else "",
+                      safe_text(",".join(b.games)), b.content_hash[:12], b.created_at, safe_text(b.description))
     make_console().print(table)
 
 
@@ -206,12 +215,12 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
         pool = ProcessPool(workers or min(os.cpu_count() or 1, 4), factory)
         with LiveView(store, game, budget, console=console) as view:
             runner = Ladder(store, pool, config, lambda bot: command_line(bot, store), on_update=view.update,
-                            on_warning=lambda text: console.print(f"warning: {text}", style="yellow", markup=False,
-                                                                  highlight=False, soft_wrap=True))
+                            on_warning=lambda text: console.print(f"warning: {safe_line(text)}", style="yellow",
+                                                                  markup=False, highlight=False, soft_wrap=True))
             try:
                 status = runner.run()
-            except LadderError as exc:
-                raise click.ClickException(str(exc)) from None
+            except LadderError as exc:  # it may quote a failed match's detail, a bot's words
+                raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
         console.print(standings_table(standings(store, game), f"{game} ladder"))
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
@@ -261,6 +270,7 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
 def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | None) -> None:
     """Show a bot's own output and its forfeits."""
     from ladder.standings import forfeits_of
+    from referee.sandbox.logpipe import rotated_path
 
     with open_store(db_path) as store:
         versions = store.bot_versions(name)
@@ -269,16 +279,13 @@ def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | 
             known = ", ".join(b.version for b in versions) or "none"
             raise click.ClickException(f"no bot {name!r} version {version or '(active)'}; versions: {known}")
         bot = chosen[-1]
-        files = sorted((store.root / "logs").glob(f"{glob_escape(bot.label)}-*.log"))
-        for path in files:
+        path = version_log_path(store.logs_dir, bot.label)
+        if path.exists():
             click.echo(f"== {path}")
-            click.echo("\n".join(path.read_text(errors="replace").splitlines()[-lines:]))
-        if not files:
+            click.echo(safe_block("\n".join(path.read_text(errors="replace").splitlines()[-lines:])))
+            if rotated_path(path).exists():
+                click.echo(f"(its older output, rotated out at the size cap, is in {rotated_path(path)})")
+        else:
             click.echo(f"{bot.label} has no logs yet (they are written while it plays ladder matches)")
         for match_id, reason in forfeits_of(store, game, bot.bot_id):
-            click.echo(f"forfeit in {match_id}: {reason} (see `referee replay` of its record)")
-
-
-def glob_escape(text: str) -> str:
-    """`text` with glob wildcards made literal (a label is a name@version)."""
-    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in text)
+            click.echo(f"forfeit in {match_id}: {safe_line(reason)} (see `referee replay` of its record)")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import logging
 import multiprocessing as mp
 import queue
 import signal
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ladder.tasks import MatchFailed, MatchTask, NotRated, PlayedMatch
+from referee.untrusted import configure_logging
 
 Outcome = PlayedMatch | MatchFailed
 
@@ -117,6 +119,7 @@ def _worker_main(
     # decides what happens to running matches, not each worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    configure_logging(logging.WARNING)  # a spawned worker logs to the operator's stderr too; it quotes bots
     runner = runner_factory()
     try:
         while (task := tasks.get()) is not None:

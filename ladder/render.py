@@ -15,6 +15,7 @@ from rich.table import Table
 from ladder.scheduler import RunStatus
 from ladder.standings import Standing, head_to_head, seat_shares, standings
 from ladder.store import Store
+from referee.untrusted import safe_text
 
 LIVE_REFRESH = 0.5
 """Seconds between live standings rebuilds (each reads the store)."""
@@ -35,7 +36,7 @@ def standings_table(rows: Sequence[Standing], title: str) -> Table:
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for r in rows:
         table.add_row(
-            str(r.rank), r.bot if r.active else f"[dim]{r.bot}[/dim]", r.version, f"{r.mu:.2f}",
+            str(r.rank), safe_text(r.bot, "" if r.active else "dim"), safe_text(r.version), f"{r.mu:.2f}",
             f"{r.sigma:.2f}", f"[bold]{r.conservative:.2f}[/bold]", str(r.matches), str(r.wins),
             f"{r.average_place:.2f}" if r.average_place is not None else "-", str(r.forfeits),
             _when(r.last_played), f"{r.p_above_next:.0%}" if r.p_above_next is not None else "",
@@ -50,13 +51,13 @@ def h2h_table(store: Store, game: str, rows: Sequence[Standing]) -> Table:
                   title_justify="left")
     table.add_column("")
     for r in rows:
-        table.add_column(r.bot, justify="right")
+        table.add_column(safe_text(r.bot), justify="right")
     for a in rows:
         cells = []
         for b in rows:
             ahead, together = pairs.get((a.bot_id, b.bot_id), (0, 0))
             cells.append("" if a.bot_id == b.bot_id else f"{ahead / together:.0%} ({together})" if together else "-")
-        table.add_row(a.bot, *cells)
+        table.add_row(safe_text(a.bot), *cells)
     return table
 
 

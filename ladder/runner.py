@@ -20,10 +20,10 @@ from __future__ import annotations
 import errno
 import json
 import logging
-import os
 from collections import OrderedDict
 from pathlib import Path
 
+from ladder.store import version_log_path
 from ladder.tasks import BotSpec, MatchTask, NotRated, PlayedMatch
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
@@ -58,7 +58,6 @@ class RealRunner:
         bots = [self._bot(spec) for spec in task.bots]
         record_path = None
         if self.records_dir is not None:
-            self.records_dir.mkdir(parents=True, exist_ok=True)
             record_path = self.records_dir / f"{task.match_id}.jsonl"
         try:
             result = run_match(
@@ -86,8 +85,7 @@ class RealRunner:
         if bot is None:
             log_path = None
             if self.logs_dir is not None:
-                self.logs_dir.mkdir(parents=True, exist_ok=True)
-                log_path = self.logs_dir / f"{spec.label}-{os.getpid()}.log"
+                log_path = version_log_path(self.logs_dir, spec.label)
             for attempt in range(START_ATTEMPTS):
                 try:
                     bot = BotProcess.start(list(spec.command), label=spec.label, log_path=log_path,

@@ -34,6 +34,7 @@ from typing import Any
 from ladder.ratings import Skill
 from ladder.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
 from ladder.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
+from referee.files import PRIVATE_FILE, PRIVATE_FOLDER, private_folders
 
 DATA_ENV = "REFEREE_DATA"
 DB_NAME = "ladder.sqlite"
@@ -59,6 +60,12 @@ def _tighten(path: Path, mode: int) -> None:
         return
     if info.st_uid == os.geteuid() and info.st_mode & 0o777 != mode:
         path.chmod(mode)
+
+
+def version_log_path(logs_dir: Path, label: str) -> Path:
+    """The log of the bot version `label` (name@version): one file, whichever
+    worker process runs the bot, so its size cap holds per bot."""
+    return logs_dir / f"{label}.log"
 
 
 def now_iso() -> str:
@@ -127,17 +134,17 @@ class Store:
         return conn
 
     def _close_to_bots(self) -> None:
-        """Make the data folder (when this creates it), the folders in it and
-        the database readable by this user only: bots run under uids of
-        their own. SQLite gives the -wal and -shm files the database's mode."""
-        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        """Make the data folder and every folder above it that this creates,
+        the folders in it and the database readable by this user only: bots
+        run under uids of their own. SQLite gives the -wal and -shm files
+        the database's mode."""
         for folder in (self.records_dir, self.bots_dir, self.logs_dir):
-            folder.mkdir(mode=0o700, exist_ok=True)
-            _tighten(folder, 0o700)
-        os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
+            private_folders(folder)
+            _tighten(folder, PRIVATE_FOLDER)
+        os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
         for file in (self.path, self.path.with_name(self.path.name + "-wal"),
                      self.path.with_name(self.path.name + "-shm")):
-            _tighten(file, 0o600)
+            _tighten(file, PRIVATE_FILE)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

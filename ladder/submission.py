@@ -11,14 +11,17 @@ line), or a folder with a `bot.toml` manifest:
 
 The bot is copied into a staging folder inside the store (made readable
 by the bot's own sandboxed user, who gets this folder bound in read-only:
-the store itself is closed to bots), content-hashed, started from there,
+the store itself is closed to bots) within `Limits` of bytes, files and
+depth and without following links (ladder/intake.py), its manifest read
+from the copy, content-hashed, started from there,
 asked the handshake and made to play one short match of each of its games
 (the manifest's; a file's handshake names them) against two built-in random
 bots: a bot is registered only for games it has shown it can play. Only if
 all of that passes is the staging folder moved into place and the bot
-inserted, in one transaction: a failed submission leaves the store exactly
-as it was. An identical resubmission (same name, same content hash) is
-recognised and not registered again; a changed one becomes a new version.
+inserted, in one transaction: a failed (or interrupted) submission leaves
+the store exactly as it was. An identical resubmission (same name, same
+content hash) is recognised and not registered again; a changed one
+becomes a new version.
 Identical content under another name is a bot of its own (said, not
 refused: two copies of one baseline show how far luck alone spreads
 ratings).
@@ -29,7 +32,6 @@ wrong and how to fix it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -40,8 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ladder.intake import IntakeError, Limits, content_hash, copy_in
 from ladder.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
 from ladder.store import Store
+from referee.files import private_folders
 from referee.games import game_names
 
 MANIFEST = "bot.toml"
@@ -79,13 +83,15 @@ class Submitted:
     allowed (two copies of a baseline show the ladder's noise), but said."""
 
 
-def read_manifest(folder: Path) -> Manifest:
-    """Parse and check `folder/bot.toml`. Raises SubmissionError."""
-    path = folder / MANIFEST
-    if not path.is_file():
-        raise SubmissionError(f"{folder} has no {MANIFEST}; add one with name, command and games (see docs/ladder.md)")
+def read_manifest(folder: Path, shown: Path | None = None) -> Manifest:
+    """Parse and check `folder/bot.toml`; messages name it as in `shown`
+    (the folder submitted, when `folder` is its copy). Raises SubmissionError."""
+    shown = shown or folder
+    path = shown / MANIFEST
+    if not (folder / MANIFEST).is_file():
+        raise SubmissionError(f"{shown} has no {MANIFEST}; add one with name, command and games (see docs/ladder.md)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SubmissionError(f"{path} is not valid TOML ({exc}); fix its syntax") from None
     unknown = sorted(set(data) - set(MANIFEST_KEYS))
@@ -117,34 +123,21 @@ def read_manifest(folder: Path) -> Manifest:
                     data.get("description", ""))
 
 
-def content_hash(folder: Path) -> str:
-    """SHA-256 over every file's relative path, executable bit and bytes."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0")
-        digest.update(b"x" if os.access(path, os.X_OK) else b"-")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 def _check_paths(command: Sequence[str], folder: Path, where: str) -> None:
-    """Every path the command names lies inside the bot's folder, and so does
-    every symlink target in it. A bot's folder is exposed to its sandbox, so
-    a command or link reaching elsewhere (`../other-bot/bot`, the store's
-    database) would let one submission run or read what is not its own."""
-    root = folder.resolve()
+    """Every path the command names lies inside the bot's folder (its links
+    were checked as it was copied, ladder/intake.py). A bot's folder is
+    exposed to its sandbox, so a command reaching elsewhere
+    (`../other-bot/bot`, the store's database) would let one submission run
+    what is not its own."""
+    root = Path(os.path.realpath(folder))
     for word in command:
         if "/" not in word:
             continue
         if Path(word).is_absolute():
             raise SubmissionError(f"{where}: {word} is an absolute path; name files of the bot's folder "
                                   "relative to it (e.g. ./bot) and programs on PATH by name")
-        if not (folder / word).resolve().is_relative_to(root):
+        if not Path(os.path.realpath(folder / word)).is_relative_to(root):
             raise SubmissionError(f"{where}: {word} leads out of the bot's folder; a bot may use only its own files")
-    for path in folder.rglob("*"):
-        if path.is_symlink() and not path.resolve().is_relative_to(root):
-            raise SubmissionError(f"{where}: {path.relative_to(folder)} is a link out of the bot's folder; "
-                                  "copy what it needs into the folder instead")
 
 
 def _check_program(command: Sequence[str], folder: Path, where: str) -> None:
@@ -162,37 +155,25 @@ def _check_program(command: Sequence[str], folder: Path, where: str) -> None:
         raise SubmissionError(f"{where}: program {program!r} not found in the bot's folder or on PATH")
 
 
-def _stage(path: Path, store: Store) -> tuple[Path, Manifest]:
-    """Copy the submission into a fresh staging folder of the store."""
+def _stage(path: Path, staging: Path, limits: Limits) -> Manifest:
+    """Copy the submission into the new folder `staging` within `limits`,
+    then read and check its manifest from the copy (which nobody can change
+    any more). The caller removes `staging`, whatever happens."""
     if not path.exists():
         raise SubmissionError(f"{path} does not exist; give the path of your bot's executable or of a folder with {MANIFEST}")
-    if path.is_dir():
-        manifest = read_manifest(path)
-        _check_program(manifest.command, path, str(path / MANIFEST))
-    else:
-        if not os.access(path, os.X_OK):
-            raise SubmissionError(f"{path} is not executable; run chmod +x {path} (and give it a #! line), "
-                                  f"or submit a folder with a {MANIFEST}")
-        manifest = Manifest(None, (path.name,), (), None, "")
-    staging = store.bots_dir / ".incoming" / uuid.uuid4().hex
-    staging.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_dir():
-        shutil.copytree(path, staging, symlinks=False)
-    else:
-        staging.mkdir()
-        shutil.copy2(path, staging / path.name)
-    _readable_by_all(staging)
-    return staging, manifest
-
-
-def _readable_by_all(folder: Path) -> None:
-    """Let any user read the bot's files and run what its owner may run: the
-    bot runs under a uid of its own, and a submitted file of mode 0700 would
-    not start. Only this bot's sandbox ever sees the folder."""
-    for path in [folder, *folder.rglob("*")]:
-        mode = path.stat().st_mode
-        executable = path.is_dir() or mode & 0o100
-        path.chmod(mode | 0o444 | (0o111 if executable else 0))
+    if not path.is_dir() and not os.access(path, os.X_OK):
+        raise SubmissionError(f"{path} is not executable; run chmod +x {path} (and give it a #! line), "
+                              f"or submit a folder with a {MANIFEST}")
+    private_folders(staging.parent)
+    try:
+        copy_in(path, staging, limits)
+    except IntakeError as exc:
+        raise SubmissionError(f"{path}: {exc}") from None
+    if not path.is_dir():
+        return Manifest(None, (path.name,), (), None, "")
+    manifest = read_manifest(staging, shown=path)
+    _check_program(manifest.command, staging, str(path / MANIFEST))
+    return manifest
 
 
 def _version(requested: str | None, existing: Sequence[str]) -> str:
@@ -274,13 +255,14 @@ def _handshake_games(label: str, announced: Sequence[str], wanted: Sequence[str]
 
 def submit(
     store: Store, path: Path, *, name: str | None, version: str | None, games: Sequence[str] = (),
-    startup_timeout: float = 10.0, move_time: float = 1.0,
+    startup_timeout: float = 10.0, move_time: float = 1.0, limits: Limits = Limits(),
 ) -> Submitted:
     """Check, copy and register a bot (see the module doc) for `games`
     (default: its bot.toml's, or for a file every game its handshake
     names). Raises SubmissionError."""
-    staging, manifest = _stage(Path(path), store)
+    staging = store.bots_dir / ".incoming" / uuid.uuid4().hex
     try:
+        manifest = _stage(Path(path), staging, limits)
         name = name or manifest.name
         if name is None:
             raise SubmissionError("the bot needs a name: pass --name NAME")
@@ -329,7 +311,7 @@ def _register(
     """Move the staged bot into place and insert it, together or not at all."""
     relative = Path("bots") / name / digest[:16]
     final = store.root / relative
-    final.parent.mkdir(parents=True, exist_ok=True)
+    private_folders(final.parent)
     try:
         with store.transaction() as conn:
             bot_id = store.add_bot(

@@ -273,6 +273,12 @@ class _Seat:
     """The bot's match stream is open (start_match succeeded)."""
     unsent: list[Event] = field(default_factory=list)
     """Events for this seat not sent yet (see `_Match._notify`)."""
+    requests: int = 0
+    """Requests sent to this seat: its next request id is one more. Counted
+    per seat, never across the match: a match-wide counter would tell a
+    seat how many decisions the others made between its own, and so which
+    of their turns the engine played because they had no choice (a forced
+    turn can reveal a hand)."""
 
 
 class _Match:
@@ -289,7 +295,6 @@ class _Match:
         self.seats = [_Seat(i, bot, time_control.time_bank) for i, bot in enumerate(bots)]
         self.fallback_rng = random.Random(derive_seed(seed, FALLBACK_STREAM))
         self.decisions = 0
-        self.request_id = 0
         self._pool: ThreadPoolExecutor | None = None
         self._writer: RecordWriter | None = None
 
@@ -415,9 +420,9 @@ class _Match:
             if entry.forfeit is not None:  # its stream broke while catching up
                 answers[seat] = Answer(None, 0.0, BotCrashed(entry.forfeit["detail"]))
                 continue
-            self.request_id += 1
+            entry.requests += 1
             sent = send_request(
-                entry.bot.client, request_id=self.request_id, observation=state.observe(seat),
+                entry.bot.client, request_id=entry.requests, observation=state.observe(seat),
                 legal_actions=legal[seat], allowance=self.tc.move_time + (entry.bank or 0.0),
                 grace=self.tc.grace)
             if isinstance(sent, Answer):

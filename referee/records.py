@@ -11,16 +11,20 @@ generator, and `referee replay` re-runs it from the seed and the decisions.
 
 Each line is flushed as soon as it is written, so a killed referee loses at
 most the line it was writing; `read_record` accepts such a torn last line and
-reports the record as unfinished.
+reports the record as unfinished. The file is private (0600) from its first
+byte: it holds the seed and every hand, and bots may share the machine.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+
+from referee.files import create_private
 
 RECORD_FORMAT = "referee-match-record"
 RECORD_VERSION = 1
@@ -40,7 +44,9 @@ class RecordWriter:
     """Appends record lines to a file (if any) and hands each to a listener.
 
     Lines are compact JSON; each is flushed at once (no fsync: a killed
-    process loses at most the current line, a power cut may lose more).
+    process loses at most the current line, a power cut may lose more). The
+    file is always a new one, mode 0600 (`referee.files.create_private`):
+    an existing file of that name is replaced, not written into.
     """
 
     def __init__(self, path: Path | None, listener: Callable[[Entry], None] | None = None) -> None:
@@ -48,8 +54,7 @@ class RecordWriter:
         self._listener = listener
         self._file: IO[str] | None = None
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(path, "w", encoding="utf-8")
+            self._file = os.fdopen(create_private(path), "w", encoding="utf-8")
 
     def write(self, entry: Entry) -> None:
         if self._file is not None:

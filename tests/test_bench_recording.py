@@ -6,6 +6,7 @@ another's figures. Tested on a temporary page, never the real one.
 
 from __future__ import annotations
 
+import stat
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,6 +42,19 @@ def test_a_heading_that_is_a_prefix_of_another_is_its_own_section(tmp_path: Path
     write_section("Saboteur", "shorter", path=page)
     text = page.read_text()
     assert "## Saboteur engine\n\nlong\n" in text and "## Saboteur\n\nshorter\n" in text
+
+
+def test_the_page_is_replaced_whole_and_keeps_its_mode(tmp_path: Path) -> None:
+    """Written under a temporary name and renamed over the page: a benchmark
+    killed while writing leaves the old page, never half of the new one."""
+    page = tmp_path / "benchmarks.md"
+    write_section("Engine", "old figures", path=page)
+    page.chmod(0o644)
+    with open(page) as earlier:
+        write_section("Engine", "new figures", path=page)
+        assert "old figures" in earlier.read()  # the old page was not written into
+    assert "new figures" in page.read_text() and stat.S_IMODE(page.stat().st_mode) == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["benchmarks.md"]  # no temporary file left
 
 
 def test_machine_summary_names_date_cores_and_python() -> None:

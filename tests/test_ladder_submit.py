@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -186,3 +189,109 @@ def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(tmp_path: Path) ->
     (tmp_path / "bot.toml").write_text(example)
     manifest = read_manifest(tmp_path)
     assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos",))
+
+
+# --------------------------------------------------------------- limits
+# A submission is untrusted: its size, shape and links must not make the
+# referee fill the store, run out of memory or walk forever (containment
+# issue, property 7).
+
+GOOD_MANIFEST = 'command = "python bot.py"\ngames = ["gnadenlos"]\n'
+
+
+def test_a_folder_linking_to_itself_is_refused_at_once(tmp_path: Path, db: Path) -> None:
+    """`a -> .` and `b -> .`: a copy that follows links makes 2^depth folders
+    until the store is full (242,109 folders in a minute, measured)."""
+    bot = folder(tmp_path / "loop", GOOD_MANIFEST)
+    (bot / "a").symlink_to(".")
+    (bot / "b").symlink_to(".")
+    started = time.monotonic()
+    line = refused(db, str(bot), "--name", "loop")
+    assert time.monotonic() - started < 5
+    assert "a is a link to a folder" in line
+
+
+def peak_memory_of_submit(*args: str) -> tuple[int, str, int]:
+    """Run `referee submit` in a process of its own: (exit code, output,
+    its peak resident memory in bytes)."""
+    process = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "submit", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, output, usage.ru_maxrss * 1024
+
+
+def test_a_file_over_the_size_limit_is_refused_without_being_read(tmp_path: Path, db: Path) -> None:
+    """A 1 GiB sparse file costs its author nothing; the referee must see its
+    size and refuse before copying or hashing a byte of it."""
+    bot = folder(tmp_path / "sparse", GOOD_MANIFEST)
+    with open(bot / "weights.bin", "wb") as handle:
+        handle.truncate(1 << 30)
+    before = snapshot(db)
+    code, output, peak = peak_memory_of_submit(str(bot), "--name", "sparse", "--db", str(db))
+    assert code != 0 and output.startswith("Error: ") and output.count("\n") == 1, output
+    assert "more than 64 MiB" in output and "weights.bin" in output
+    assert peak < 200 * 2**20, f"peak memory {peak / 2**20:.0f} MiB"
+    assert snapshot(db) == before
+
+
+def test_a_single_file_over_the_size_limit_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "huge.py", BOT_SOURCE)
+    with open(bot, "ab") as handle:
+        handle.truncate(1 << 30)
+    assert "more than 64 MiB" in refused(db, str(bot), "--name", "huge")
+
+
+def test_a_folder_of_too_many_files_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = folder(tmp_path / "many", GOOD_MANIFEST)
+    for index in range(2001):
+        (bot / f"{index}.pyc").touch()
+    assert "more than 2,000 files and folders" in refused(db, str(bot), "--name", "many")
+
+
+def test_the_limits_can_be_changed(tmp_path: Path, db: Path) -> None:
+    bot = folder(tmp_path / "small", GOOD_MANIFEST)
+    (bot / "sub").mkdir()
+    with open(bot / "sub" / "data.bin", "wb") as handle:
+        handle.truncate(2 << 20)
+    assert "more than 3 files and folders" in refused(db, str(bot), "--name", "small", "--max-files", "3")
+    assert "more than 1 MiB" in refused(db, str(bot), "--name", "small", "--max-mib", "1")
+    assert "more than 0 deep" in refused(db, str(bot), "--name", "small", "--max-depth", "0")
+
+
+def test_a_folder_nested_too_deep_is_refused(tmp_path: Path, db: Path) -> None:
+    bot = folder(tmp_path / "deep", GOOD_MANIFEST)
+    (bot / Path(*["d"] * 17)).mkdir(parents=True)
+    assert "more than 16 deep" in refused(db, str(bot), "--name", "deep")
+
+
+def test_a_named_pipe_is_refused_without_opening_it(tmp_path: Path, db: Path) -> None:
+    """Reading a FIFO would wait for a writer forever."""
+    bot = folder(tmp_path / "piped", GOOD_MANIFEST)
+    os.mkfifo(bot / "pipe")
+    assert "pipe is not a file, folder or link" in refused(db, str(bot), "--name", "piped")
+
+
+def test_a_link_to_a_file_of_the_folder_is_kept_as_a_link(tmp_path: Path, db: Path) -> None:
+    bot = folder(tmp_path / "aliased", 'command = "python main.py"\ngames = ["gnadenlos"]\n')
+    (bot / "main.py").symlink_to("bot.py")
+    result = referee("submit", str(bot), "--name", "aliased", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    [stored] = (db.parent / "bots" / "aliased").iterdir()
+    assert os.readlink(stored / "main.py") == "bot.py"
+
+
+def test_ctrl_c_during_validation_leaves_no_staging_folder(tmp_path: Path, db: Path) -> None:
+    bot = script(tmp_path / "silent.py", SILENT_SOURCE)
+    process = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "submit", str(bot), "--name", "silent",
+                                "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    incoming = db.parent / "bots" / ".incoming"
+    deadline = time.monotonic() + 20
+    while not (incoming.exists() and any(incoming.iterdir())) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # into the handshake wait
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=20) != 0
+    assert not incoming.exists()

@@ -34,9 +34,10 @@ class MatchInfo:
 
 @dataclass(frozen=True)
 class DecisionContext:
-    """One decision: its match, its request id, and the `time.monotonic()`
-    value by which the answer must be sent (the referee adds a small grace
-    for transport, not for thinking)."""
+    """One decision: its match, its request id (this seat's own count in the
+    match: 1, 2, 3, ...), and the `time.monotonic()` value by which the
+    answer must be sent (the referee adds a small grace for transport, not
+    for thinking)."""
 
     match: MatchInfo
     request_id: int

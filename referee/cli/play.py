@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 import click
 from rich.console import Console
+from rich.text import Text
 
 from referee.builtins import BotCommandError, resolve_bot_command
 from referee.games import load_game
@@ -28,6 +29,7 @@ from referee.protocol.client import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry
 from referee.render import MatchView
 from referee.replay import Replayer
+from referee.untrusted import safe_line, safe_text
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m)?\s*$")
 
@@ -81,8 +83,9 @@ class LiveView:
             self.view.show(self.replayer.apply(entry))
         elif kind == FOOTER:
             self.view.finish(entry)
-        else:  # a forfeit: announce it at once
-            self.console.print(f"[bold red]seat {entry['seat']} forfeits ({entry['reason']}): {entry['detail']}")
+        else:  # a forfeit: announce it at once (its detail quotes the bot: escaped, never markup)
+            self.console.print(safe_text(f"seat {entry['seat']} forfeits ({entry['reason']}): {entry['detail']}",
+                                         "bold red"))
 
 
 LOG_TAIL_LINES = 10
@@ -95,9 +98,9 @@ def _show_log_tail(console: Console, path: Path, seat: int) -> None:
     except OSError:
         return
     if lines:
-        console.print(f"[dim]last lines of seat {seat}'s output ({path}):")
-        for line in lines:
-            console.print(f"  {line}", markup=False, highlight=False)
+        console.print(safe_text(f"last lines of seat {seat}'s output ({path}):", "dim"))
+        for line in lines:  # the bot's own words
+            console.print(f"  {safe_line(line)}", markup=False, highlight=False)
 
 
 @click.command()
@@ -148,7 +151,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
             result = run_match(rules.name, processes, seed=seed, variant=variant, time_control=time_control,
                                record_path=record_path, on_event=None if as_json else LiveView(console))
         except RefereeError as exc:
-            console.print(f"[bold red]referee error[/]: {exc}")
+            console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
             sys.exit(2)
         finally:
             for process in processes:

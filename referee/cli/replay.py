@@ -16,10 +16,12 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from referee.records import RecordError, read_record
 from referee.render import MatchView
 from referee.replay import ReplayMismatch, steps
+from referee.untrusted import safe_line
 
 
 @click.command()
@@ -32,8 +34,8 @@ def replay(record_path: Path, seat: int | None, verify: bool, quiet: bool) -> No
     console = Console()
     try:
         record = read_record(record_path)
-    except RecordError as exc:
-        raise click.UsageError(str(exc)) from None
+    except RecordError as exc:  # it may quote the record, which quotes bots
+        raise click.UsageError(safe_line(exc)) from None
     if seat is not None and not 0 <= seat < record.num_seats:
         raise click.UsageError(f"--seat must be 0..{record.num_seats - 1}: the match had {record.num_seats} seats")
     view = None if quiet else MatchView(console, record.header, seat=seat)
@@ -45,7 +47,7 @@ def replay(record_path: Path, seat: int | None, verify: bool, quiet: bool) -> No
             raise ReplayMismatch("the record has no footer: the match did not finish"
                                  + (" (its last line is torn)" if record.torn_line else ""))
     except ReplayMismatch as exc:
-        console.print(f"[bold red]does not reproduce[/]: {exc}")
+        console.print(Text.assemble(("does not reproduce", "bold red"), ": ", safe_line(exc)))
         sys.exit(1)
     if record.footer is None:
         console.print("[yellow]the record ends before the match did (no footer)")

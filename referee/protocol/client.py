@@ -41,6 +41,7 @@ from referee.protocol.faults import (
     ProtocolMismatch,
     StaleAnswer,
 )
+from referee.protocol.handshake import check_handshake
 from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
 
 PROTOCOL_VERSION: int = 1
@@ -181,10 +182,19 @@ class _MatchStream:
 
 
 def _status(exc: grpc.RpcError) -> str:
+    """A failed call's status for a fault's detail. The details are the
+    bot's own text (its handler's abort message), bound for the record, logs
+    and terminals: cut short, every unprintable character escaped."""
     code = exc.code() if hasattr(exc, "code") else None
     details = exc.details() if hasattr(exc, "details") else None
-    text = f"{code.name if code else 'UNKNOWN'} ({details or 'no details'})"
+    text = f"{code.name if code else 'UNKNOWN'} ({_printable(details or 'no details')})"
     return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _printable(text: str) -> str:
+    """`text` with each unprintable character (a control, format or
+    separator character) written as its Python escape."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class BotClient:
@@ -213,8 +223,9 @@ class BotClient:
         """Wait for the socket, the health check and the handshake.
 
         Raises BotStartFailed when any of them does not succeed within
-        `timeout` seconds, ProtocolMismatch when the bot speaks a protocol
-        version this referee does not.
+        `timeout` seconds or the handshake breaks a bound of
+        referee.protocol.handshake, ProtocolMismatch when the bot speaks a
+        protocol version this referee does not.
         """
         deadline = time.monotonic() + timeout
         _wait_for_socket(self.socket_path, deadline)
@@ -248,8 +259,7 @@ class BotClient:
                 f"the bot speaks protocol version {answer.protocol_version}; "
                 f"this referee speaks version {PROTOCOL_VERSION}"
             )
-        if not answer.name:
-            raise BotStartFailed("the handshake gives no bot name")
+        check_handshake(answer.name, answer.version, answer.games)
         self.info = BotInfo(answer.name, answer.version, answer.protocol_version, tuple(answer.games))
         return self.info
 
@@ -280,18 +290,9 @@ class BotClient:
             self._codec, self._encoder = codec, wire.DecideEncoder(codec)
         self._seat = seat
         self.stale_answers = 0
-        start = tpb.RefereeMessage(
-            match_start=tpb.MatchStart(
-                match_id=match_id,
-                game=game,
-                variant=wire.variant_items(variant),
-                seat=seat,
-                num_seats=num_seats,
-                seat_names=list(seat_names),
-                time_control=time_control.to_message(),
-                observation=wire.game_observation(codec, observation),
-            )
-        )
+        start = wire.match_start_message(
+            codec, match_id=match_id, game=game, variant=variant, seat=seat, num_seats=num_seats,
+            seat_names=seat_names, time_control=time_control.to_message(), observation=observation)
         self._stream = _MatchStream(self._play, start.SerializeToString(), f"{match_id}-{seat}")
 
     def send_decide(
@@ -396,7 +397,18 @@ def _match_legal(action: Action, legal_actions: Sequence[Action]) -> Action:
     for legal in legal_actions:
         if legal == action:
             return legal
-    raise IllegalAnswer(f"{action} is not one of the {len(legal_actions)} legal actions offered")
+    raise IllegalAnswer(f"{_quote_action(action)} is not one of the {len(legal_actions)} legal actions offered")
+
+
+_QUOTED_ACTION_CHARS = 120
+"""An illegal answer's text in its strike detail is cut to this: a bot
+chooses it (a bid may list 200,000 IOUs in the 1 MiB an answer may take),
+and the detail goes into the record that every seat's authors share."""
+
+
+def _quote_action(action: Action) -> str:
+    text = str(action)
+    return text if len(text) <= _QUOTED_ACTION_CHARS else text[:_QUOTED_ACTION_CHARS] + "…"
 
 
 def _left(deadline: float) -> float:

@@ -200,6 +200,21 @@ def notify_message(codec: GameCodec, events: Sequence[Event]) -> bytes:
     return _length_delimited(_REFEREE_NOTIFY, b"".join(fields))
 
 
+def match_start_message(
+    codec: GameCodec, *, match_id: str, game: str, variant: Mapping[str, str], seat: int, num_seats: int,
+    seat_names: Sequence[str], time_control: tpb.TimeControl, observation: Observation,
+) -> tpb.RefereeMessage:
+    """The first message of a seat's match stream. Its only text a bot chose
+    is `seat_names`, bounded by referee.protocol.handshake."""
+    return tpb.RefereeMessage(
+        match_start=tpb.MatchStart(
+            match_id=match_id, game=game, variant=variant_items(variant), seat=seat, num_seats=num_seats,
+            seat_names=list(seat_names), time_control=time_control,
+            observation=game_observation(codec, observation),
+        )
+    )
+
+
 def match_end_message(outcome: Outcome, reason: str) -> tpb.RefereeMessage:
     return tpb.RefereeMessage(
         match_end=tpb.MatchEnd(ranks=outcome.ranks, reason=reason, detail=outcome.detail)

@@ -10,6 +10,8 @@ from typing import Any, TypeVar
 from rich.console import RenderableType
 from rich.text import Text
 
+from referee.untrusted import safe_line
+
 SEAT_STYLES = ("bold red", "bold green", "bold blue", "bold yellow", "bold magenta", "bold cyan",
                "bold bright_red", "bold bright_green", "bold bright_blue", "bold bright_magenta")
 """One style per seat. The first four are Gnadenlos!'s seat colours (G-1,
@@ -25,8 +27,9 @@ T = TypeVar("T")
 
 
 def seat_label(seat: int, names: Sequence[str]) -> Text:
+    """A seat's name (a bot's own choice: escaped, never markup) and number."""
     style = SEAT_STYLES[seat % len(SEAT_STYLES)]
-    return Text(f"{names[seat]}[{seat}]", style=style)
+    return Text(f"{safe_line(names[seat])}[{seat}]", style=style)
 
 
 def combine_counts(sets: list[Counter[Any]], combine: str) -> Counter[Any]:
@@ -57,7 +60,7 @@ class GameRenderer:
     """
 
     def __init__(self, names: Sequence[str], combine: str = PUBLIC) -> None:
-        self.names = names
+        self.names = [safe_line(name) for name in names]  # bots chose them; a renderer may quote them anywhere
         self.combine = combine
 
     def label(self, seat: int) -> Text:

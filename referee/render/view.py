@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -18,6 +19,7 @@ from referee.games import Event, Observation
 from referee.render.common import ANY, PUBLIC, GameRenderer, Json, seat_label
 from referee.render.gnadenlos import GnadenlosRenderer
 from referee.render.saboteur import SaboteurRenderer
+from referee.untrusted import safe_line, safe_text
 
 RENDERERS: Mapping[str, type[GameRenderer]] = {
     "gnadenlos": GnadenlosRenderer,
@@ -54,7 +56,7 @@ def _decision(renderer: GameRenderer, line: Json) -> Text:
     if line.get("by") == "referee":
         text.append("  (referee's fallback)", style="yellow")
     if line.get("strike"):
-        text.append(f"  strike: {line['strike']['reason']}", style="bold red")
+        text.append(f"  strike: {safe_line(line['strike']['reason'])}", style="bold red")
     return text
 
 
@@ -63,11 +65,12 @@ FIGURE_COLUMNS = (("fields", "field"), ("nuggets", "nuggets"), ("vultures", "vul
 
 
 def result_table(footer: Json, names: Sequence[str]) -> Table:
-    """The final ranking with the public end figures, strikes and forfeits."""
+    """The final ranking with the public end figures, strikes and forfeits
+    (a forfeit's detail quotes the bot: escaped, never markup)."""
     summary = footer.get("summary", {})
     forfeits = {f["seat"]: f for f in footer.get("forfeits", [])}
-    table = Table(title=f"Result: {footer['end_reason']}" + (f" ({footer['end_detail']})" if footer.get("end_detail") else ""),
-                  title_justify="left")
+    ending = f"Result: {footer['end_reason']}" + (f" ({footer['end_detail']})" if footer.get("end_detail") else "")
+    table = Table(title=safe_text(ending), title_justify="left")
     table.add_column("place", justify="right")
     table.add_column("seat")
     figures = [(key, heading) for key, heading in FIGURE_COLUMNS if key in summary]
@@ -82,7 +85,7 @@ def result_table(footer: Json, names: Sequence[str]) -> Table:
         strikes = footer["strikes"][seat]
         row.append(str(len(strikes)) if strikes else "·")
         forfeit = forfeits.get(seat)
-        row.append(Text(f"{forfeit['reason']}: {forfeit['detail']}", style="red") if forfeit else "")
+        row.append(safe_text(f"{forfeit['reason']}: {forfeit['detail']}", style="red") if forfeit else "")
         table.add_row(*row)
     return table
 
@@ -119,7 +122,7 @@ class MatchView:
                  spectator: bool = False) -> None:
         self.console = console
         self.game = header["game"]
-        self.names = [s["name"] for s in header["seats"]]
+        self.names = [safe_line(s["name"]) for s in header["seats"]]  # the bots' own names
         self.num_seats = len(self.names)
         self.seat = seat
         self.spectator = spectator
@@ -131,12 +134,12 @@ class MatchView:
         bank = f" + bank {tc['time_bank']} s" if tc.get("time_bank") else ""
         who = (f"seen by {self.names[self.seat]}[{self.seat}]" if self.seat is not None
                else "public view" if self.spectator else "every seat's view")
-        text = Text.assemble((f"{header['game']} match {header['match_id']}", "bold"),
+        text = Text.assemble((safe_line(f"{header['game']} match {header['match_id']}"), "bold"),
                              f"  seed {header['seed']}  {tc['move_time']} s/decision{bank}  ({who})\n")
         for seat in range(self.num_seats):
             info = header["seats"][seat]
             text.append_text(seat_label(seat, self.names))
-            text.append(f" {info['name']} {info['version']}  ", style="dim")
+            text.append(f" {safe_line(info['name'])} {safe_line(info['version'])}  ", style="dim")
         return text
 
     def show(self, step: Any) -> None:
@@ -146,7 +149,7 @@ class MatchView:
                 self.console.print(_decision(self.renderer, line))
             elif self.spectator and line.get("strike"):
                 self.console.print(Text.assemble(seat_label(line["seat"], self.names),
-                                                 (f" strike: {line['strike']['reason']}", "bold red")))
+                                                 (f" strike: {safe_line(line['strike']['reason'])}", "bold red")))
         kinds: set[str] = set()
         for event in self._visible(step.events):
             kinds.add(event.kind)
@@ -157,11 +160,12 @@ class MatchView:
                 self.console.print(interlude)
         for forfeit in step.forfeits:
             if self.seat in (None, forfeit["seat"]) or self.spectator:
-                self.console.print(Text.assemble(seat_label(forfeit["seat"], self.names),
-                                                 (f" forfeits ({forfeit['reason']}): {forfeit['detail']}", "bold red")))
+                self.console.print(Text.assemble(seat_label(forfeit["seat"], self.names), safe_text(
+                    f" forfeits ({forfeit['reason']}): {forfeit['detail']}", "bold red")))
         observations = [o.to_json() for o in self._viewers(step.observations)]
         if step.decision is None or self.renderer.shows_table(kinds):
-            title = f"as {self.names[self.seat]}[{self.seat}] sees it" if self.seat is not None else ""
+            # a title is markup to the renderers' panels; the name in it must not be
+            title = escape(f"as {self.names[self.seat]}[{self.seat}] sees it") if self.seat is not None else ""
             table = self.renderer.table(observations, title)
             if table is not None:
                 self.console.print(table)
