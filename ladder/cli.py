@@ -21,6 +21,7 @@ from rich.table import Table
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import Store, StoreError, default_db_path, version_log_path
+from referee.sandbox import capabilities
 from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
 
 DEFAULT_GAME = "gnadenlos"
@@ -208,6 +209,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
         except LadderError as exc:
             raise click.ClickException(str(exc)) from None
         budget = matches or (DEFAULT_STABLE_BUDGET if until_stable else DEFAULT_MATCHES)
+        click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
                               sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)
         factory = functools.partial(RealRunner, store.records_dir, TimeControl(move_time=move_time),

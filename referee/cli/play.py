@@ -25,6 +25,7 @@ from referee.games import load_game
 from referee.games.base import parse_variant
 from referee.match import RefereeError, run_match
 from referee.process import bot_log_path, start_bots
+from referee.sandbox import capabilities
 from referee.protocol.client import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry
 from referee.render import MatchView
@@ -143,6 +144,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
         seed = random.SystemRandom().randrange(2**32)
     time_control = TimeControl(move_time=move_time, time_bank=time_bank, grace=GRACE)
     console = Console(stderr=as_json)
+    click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
     with tempfile.TemporaryDirectory(prefix="referee-play-") as scratch:
         logs = log_dir or Path(scratch)
         processes = start_bots(commands, [bot_label(spec) for spec in bots],
