@@ -59,6 +59,10 @@ class Hierarchy:
         """The folders of the group called `name` (one per hierarchy)."""
         return tuple(os.path.join(parent, name) for _controller, parent in self._distinct())
 
+    def controllers(self) -> tuple[str, ...]:
+        """The controller of each of `folder`'s folders ("" for v2's one)."""
+        return tuple(controller for controller, _parent in self._distinct())
+
     def _distinct(self) -> list[tuple[str, str]]:
         seen: set[str] = set()
         unique = []
@@ -153,12 +157,14 @@ class TreeGroup:
 
     version: str
     folders: tuple[str, ...]
+    controllers: tuple[str, ...] = ()
+    """v1: the controller of each folder (its files are named after it)."""
 
     @classmethod
     def create(cls, hierarchy: Hierarchy, name: str, *, cpu_cores: float | None,
                memory_bytes: int | None, max_processes: int | None) -> TreeGroup:
         """Make the group and set its limits. Raises OSError."""
-        group = cls(hierarchy.version, hierarchy.folder(name))
+        group = cls(hierarchy.version, hierarchy.folder(name), hierarchy.controllers())
         for folder in group.folders:
             os.mkdir(folder, 0o755)
         try:
@@ -253,11 +259,12 @@ class TreeGroup:
                     time.sleep(0.005)
 
     def _file(self, name: str) -> str:
-        """The file `name` in whichever folder of the group has it."""
-        for folder in self.folders:
-            path = os.path.join(folder, name)
-            if os.path.exists(path):
-                return path
+        """The file `name` in the folder of its controller (v1: "memory.max_usage_in_bytes"
+        is the memory hierarchy's), or in the group's one folder (v2)."""
+        controller = name.split(".")[0]
+        for folder, owner in zip(self.folders, self.controllers):
+            if owner == controller:
+                return os.path.join(folder, name)
         return os.path.join(self.folders[0], name)
 
     def _set(self, name: str, value: str, optional: bool = False) -> None:
@@ -283,7 +290,7 @@ def empty_groups(hierarchy: Hierarchy) -> list[str]:
             continue
         names.update(entry for entry in entries if entry.startswith(PREFIX))
     return sorted(name for name in names
-                  if not TreeGroup(hierarchy.version, hierarchy.folder(name)).pids())
+                  if not TreeGroup(hierarchy.version, hierarchy.folder(name), hierarchy.controllers()).pids())
 
 
 def _words(path: str) -> set[str]:

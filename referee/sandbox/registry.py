@@ -138,7 +138,7 @@ def _sweep_groups(root: Path) -> None:
         if (root / name).exists() or not _older_than(Path(folders[0]), STALE_AGE):
             continue
         try:
-            cgroups.TreeGroup(found.version, folders).remove(timeout=0.0)
+            cgroups.TreeGroup(found.version, folders, found.controllers()).remove(timeout=0.0)
         except OSError as exc:
             log.debug("sandbox: stale control group %s stays: %s", name, exc)
 

@@ -351,7 +351,7 @@ def _config(sandbox: Sandbox, jail_argv: list[str], status_fd: int, control_fd: 
     group = sandbox.group
     return {
         "jail_argv": jail_argv,
-        "group": (group.version, list(group.folders)) if group is not None else None,
+        "group": (group.version, list(group.folders), list(group.controllers)) if group is not None else None,
         "uid": sandbox.uid,
         "box_dir": str(sandbox.box_dir),
         "status_fd": status_fd,

@@ -67,7 +67,7 @@ class Supervisor:
         self.control_fd: int = cfg["control_fd"]
         self.uid: int | None = cfg.get("uid")
         group = cfg.get("group")
-        self.group = cgroups.TreeGroup(group[0], tuple(group[1])) if group else None
+        self.group = cgroups.TreeGroup(group[0], tuple(group[1]), tuple(group[2])) if group else None
         self.jailer = 0
         """nsjail's pid (our only child)."""
         self.bot = 0
