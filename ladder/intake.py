@@ -87,18 +87,19 @@ class _Budget:
     def fits(self, relative: PurePath, size: int) -> None:
         """Refuse a file of `size` bytes (its lstat size) before reading it."""
         if self.bytes + size > self.limits.max_bytes:
-            raise self._too_big(relative, size)
+            raise self._too_big(f"{relative} is {_mib(size)}")
 
     def count(self, relative: PurePath, size: int) -> None:
-        """Count `size` bytes just read of the file `relative`."""
+        """Count `size` bytes just read of the file `relative` (which may
+        have grown since its size was checked)."""
         self.bytes += size
         if self.bytes > self.limits.max_bytes:
-            raise self._too_big(relative, size)
+            raise self._too_big(f"passed while copying {relative}, which grew")
 
-    def _too_big(self, relative: PurePath, size: int) -> IntakeError:
+    def _too_big(self, where: str) -> IntakeError:
         return IntakeError(
-            f"the bot has more than {_mib(self.limits.max_bytes)} of files (the limit; {relative} is "
-            f"{_mib(size)}): leave data files, build outputs and caches out, or ask the operator to raise --max-mib"
+            f"the bot has more than {_mib(self.limits.max_bytes)} of files (the limit; {where}): "
+            "leave data files, build outputs and caches out, or ask the operator to raise --max-mib"
         )
 
 
