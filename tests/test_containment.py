@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -136,8 +137,9 @@ def test_two_bots_at_one_table_share_no_channel_but_the_protocol(tmp_path: Path,
     abstract socket, SysV shared memory: the sender's attempts fail or stay
     in its own namespaces, the receiver finds nothing, may not watch shared
     files, and kill(pid, 0) shows it only its own processes."""
-    sender = hostile("covert", "send", log=tmp_path / "send.log")
-    receiver = hostile("covert", "receive", log=tmp_path / "receive.log")
+    token = uuid.uuid4().hex[:12]
+    sender = hostile("covert", "send", token, log=tmp_path / "send.log")
+    receiver = hostile("covert", "receive", token, log=tmp_path / "receive.log")
     bots += [sender, receiver, *start_bots([RANDOM], ["random"])]
     play(bots, tmp_path / "match.jsonl", game="saboteur")
     sent = json.loads(wait_for_line(tmp_path / "send.log", '"sent"'))["sent"]

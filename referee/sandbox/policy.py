@@ -69,8 +69,11 @@ class Limits:
     is small."""
 
     log_bytes: int = 1 * MiB
-    """Bytes of stdout+stderr kept in the bot's log; the rest is read and
-    discarded, so the bot never blocks on a full pipe."""
+    """Bytes of stdout+stderr kept per bot process and per log file: past
+    it a process's output is read and discarded (so the bot never blocks on
+    a full pipe), and a log file about to pass it is rotated to `.1`, so a
+    bot restarted with the same log keeps at most about twice this
+    (`logpipe.py`)."""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -1,17 +1,20 @@
 """Hostile bots: two seats of one author try to pass a secret (a hand)
 through every channel outside the protocol (containment issue, property 4).
 
-`covert.py send` at its first decision: a key readable by all in the
+`covert.py send TOKEN` at its first decision: a key readable by all in the
 kernel's keyrings, byte-range read locks on a file every bot can read (the
 interpreter's os.py), a file in /dev/shm, an abstract Unix socket, a SysV
 shared memory segment; it prints what each attempt returned.
 
-`covert.py receive` at its first decision starts looking, for a few
+`covert.py receive TOKEN` at its first decision starts looking, for a few
 seconds, through each of those channels (and whether it may watch shared
 files with inotify, and how many processes kill(pid, 0) finds), then prints
 what it found as one JSON line: {"found": [...], ...}.
 
-Usage: covert.py send|receive [--socket PATH]
+TOKEN names what they exchange (a key "covert-TOKEN", and so on), so a
+test run never finds what an earlier run left on the machine.
+
+Usage: covert.py send|receive TOKEN [--socket PATH]
 """
 
 import ctypes
@@ -25,10 +28,10 @@ import time
 from _as_bot import run
 
 SECRET = b"hand:R3,G5"
-NAME = b"covert-hand"
+NAME = b"covert-"  # + TOKEN, set in main
 SHARED = os.__file__  # the same read-only file in every Python bot's jail
 LOCK_AT = 1000
-SHM_KEY = 0xC0FFEE
+SHM_KEY = 0xC0FFEE  # SysV keys live in the IPC namespace: a fixed one is fine
 libc = ctypes.CDLL(None, use_errno=True)
 SYS_ADD_KEY, SYS_KEYCTL, SYS_INOTIFY_INIT1 = 248, 250, 294
 KEY_SPEC_USER_KEYRING, KEYCTL_SETPERM = -4, 5
@@ -132,4 +135,10 @@ def receive(_args):
     threading.Thread(target=look).start()
 
 
-run(lambda args: send(args) if args[0] == "send" else receive(args), "covert")
+def main(args):
+    global NAME
+    NAME = b"covert-" + args[1].encode()
+    send(args) if args[0] == "send" else receive(args)
+
+
+run(main, "covert")
