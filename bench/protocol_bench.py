@@ -285,7 +285,7 @@ def startup_costs(runs: int = 5) -> dict[str, float]:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         bare.append(time.perf_counter() - begin)
         done = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", "import bots.random.__main__, referee.protocol.gnadenlos_codec"],
+            [sys.executable, "-X", "importtime", "-c", "import bots.random.__main__, referee.games.gnadenlos.codec"],
             check=True, capture_output=True, text=True,
         )
         cumulative = {}
@@ -294,7 +294,7 @@ def startup_costs(runs: int = 5) -> dict[str, float]:
             if len(parts) == 3 and parts[1].strip().isdigit():
                 name = parts[2].strip()
                 cumulative[name] = cumulative.get(name, 0) + int(parts[1])
-        total.append((cumulative.get("bots.random.__main__", 0) + cumulative.get("referee.protocol.gnadenlos_codec", 0)) / 1e6)
+        total.append((cumulative.get("bots.random.__main__", 0) + cumulative.get("referee.games.gnadenlos.codec", 0)) / 1e6)
         grpc_part.append(cumulative.get("grpc", 0) / 1e6)
     return {
         "interpreter start (python -c pass)": statistics.median(bare) * 1e3,

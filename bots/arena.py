@@ -43,11 +43,7 @@ def play_match(
 ) -> ArenaResult:
     """Play one match, seat i played by bots[i]; returns the outcome and timings."""
     rules = load_game(game)
-    with_events = getattr(rules, "new_state_with_events", None)
-    if with_events is not None:
-        state, setup = with_events(len(bots), seed, variant)
-    else:
-        state, setup = rules.new_state(len(bots), seed, variant), []
+    state, setup = rules.new_state_with_events(len(bots), seed, variant)
     names = tuple(b.name for b in bots)
     control = TimeControl(move_time=move_time)
     infos = [

@@ -39,6 +39,7 @@ from typing import Any
 
 from referee.games import Action, Event, Observation, Outcome, State, load_game
 from referee.games.base import derive_seed
+from referee.games.plugin import plugin
 from referee.process import BotProcess
 from referee.protocol.client import (
     PROTOCOL_VERSION,
@@ -76,28 +77,11 @@ CRASH_EXIT_WAIT = 0.2
 """Seconds to wait for a crashed bot's exit status (the stream breaks first)."""
 FORFEIT_STRIKE_LIMIT = "strike_limit"
 
-def _public_keys(*keys: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
-    """A summary made of some keys of the final observation, as they are."""
-    return lambda public: {key: public[key] for key in keys if key in public}
-
-
-def _saboteur_summary(public: Mapping[str, Any]) -> dict[str, Any]:
-    """Each seat's nugget total (every nugget card is shown at the end: S-6.5)
-    and the finished rounds with their winners and roles (public: S-6.2)."""
-    return {"nuggets": [sum(view["known"]) for view in public["nuggets"]], "rounds": public["results"]}
-
-
-SUMMARIES: Mapping[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    "gnadenlos": _public_keys("fields", "nuggets", "vultures", "undertaker"),
-    "saboteur": _saboteur_summary,
-}
-"""Public end-of-match figures per game (the footer's `summary`), from the
-JSON of a final observation, where they are public (G-10, S-8)."""
-
-
 def public_summary(game: str, state: State) -> dict[str, Any]:
-    """The footer's `summary` of a finished match (empty for a game without one)."""
-    summary = SUMMARIES.get(game)
+    """The footer's `summary` of a finished match: the game's public
+    end-of-match figures (its package's `summary`), from the JSON of a final
+    observation, where they are public."""
+    summary: Callable[[Mapping[str, Any]], dict[str, Any]] | None = plugin(game).load("summary")
     return {} if summary is None else summary(state.observe(0).to_json())
 
 
@@ -317,12 +301,7 @@ class _Match:
 
     def _new_state(self) -> tuple[State, list[Event]]:
         """The dealt state and its setup events (every chance outcome of G-2)."""
-        n = len(self.seats)
-        with_events = getattr(self.rules, "new_state_with_events", None)
-        if with_events is not None:
-            state, events = with_events(n, self.seed, self.variant)
-            return state, list(events)
-        return self.rules.new_state(n, self.seed, self.variant), []
+        return self.rules.new_state_with_events(len(self.seats), self.seed, self.variant)
 
     def _header(self) -> Entry:
         return {

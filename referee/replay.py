@@ -62,7 +62,8 @@ class Replayer:
                 f"the record was played under rules {header['rules_version']!r}; "
                 f"this engine implements {self.game.rules_version!r}")
         self.num_seats = len(header["seats"])
-        self.state, self.setup_events = _deal(self.game, self.num_seats, header["seed"], header["variant"])
+        self.state, self.setup_events = self.game.new_state_with_events(
+            self.num_seats, header["seed"], header["variant"])
         self.decisions = 0
 
     def setup_step(self) -> Step:
@@ -80,14 +81,6 @@ class Replayer:
 
     def _observe(self) -> list[Observation]:
         return [self.state.observe(seat) for seat in range(self.num_seats)]
-
-
-def _deal(game: Game, seats: int, seed: int, variant: Any) -> tuple[State, list[Event]]:
-    with_events = getattr(game, "new_state_with_events", None)
-    if with_events is not None:
-        state, events = with_events(seats, seed, variant)
-        return state, list(events)
-    return game.new_state(seats, seed, variant), []
 
 
 def steps(record: MatchRecord) -> Iterator[Step]:

@@ -9,9 +9,9 @@ The loop is game-neutral: it only uses the `referee.games` interface
 (`new_state`, `to_act`, `legal_actions`, `apply_unchecked`, `outcome`). What a
 game's matches are worth reporting beyond that (Gnadenlos!'s winner field and
 nuggets and win share by turn order, Saboteur's win share per role) comes
-from a small per-game `Summariser` in `referee/summaries/`, found through
-`SUMMARISERS`; a game without one still gets turns (counted as decisions),
-end reasons and seat win shares.
+from a small `Summariser` in the game's package (`summary.SUMMARISER`,
+declared in its `GamePlugin`); a game without one still gets turns (counted
+as decisions), end reasons and seat win shares.
 
 Reproducibility: match i is dealt from seed `seed + i` and its decisions are
 drawn from a `random.Random` seeded from that same match seed (through
@@ -28,7 +28,6 @@ Rules cited: G-9.4 (ranking, shared places: a shared win is split).
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import statistics
@@ -40,6 +39,7 @@ from typing import Any
 
 from referee.games import Game, Outcome, State
 from referee.games.base import derive_seed
+from referee.games.plugin import plugins
 
 FactValue = float | tuple[float, ...]
 """A per-match figure: one number, or one number per seat."""
@@ -75,28 +75,17 @@ class Summariser:
     percent_facts: frozenset[str] = frozenset()
 
 
-SUMMARISERS: dict[str, str] = {
-    "gnadenlos": "referee.summaries.gnadenlos:SUMMARISER",
-    "saboteur": "referee.summaries.saboteur:SUMMARISER",
-}
-"""Game name -> "module:attribute" of its `Summariser`, imported on first use.
-
-A game enriches the report by writing `referee/summaries/<game>.py` and adding
-one line here (lazy, like the CLI's command table, so a summariser module may
-import this one)."""
-
-
 DEFAULT_SUMMARISER = Summariser()
 """For a game without its own summariser: turns are counted as decisions."""
 
 
 def summariser_for(game: Game) -> Summariser:
-    """The game's summariser, or the neutral default if it has none."""
-    target = SUMMARISERS.get(game.name)
-    if target is None:
+    """The game's summariser (its package's `summary.SUMMARISER`), or the
+    neutral default if it has none."""
+    declared = plugins().get(game.name)  # a game object may be simulated without being installed
+    summariser = declared.load("summariser") if declared is not None else None
+    if summariser is None:
         return DEFAULT_SUMMARISER
-    module_name, attribute = target.split(":")
-    summariser = getattr(importlib.import_module(module_name), attribute)
     assert isinstance(summariser, Summariser)
     return summariser
 

@@ -25,10 +25,10 @@ from referee.games.saboteur.state import SaboteurState
 
 from bots.arena import play_match
 from bots.heuristic import HeuristicBot
-from bots.heuristic.saboteur_view import tunnel_from_observation
-from bots.heuristic.suspicion import Suspicion
+from referee.games.saboteur.strategy.view import tunnel_from_observation
+from referee.games.saboteur.strategy.suspicion import Suspicion
 from bots.mcts import MctsBot
-from bots.mcts.saboteur import RoleDeal
+from referee.games.saboteur.strategy.search import RoleDeal
 from bots.random import RandomBot
 from bots.sdk import Bot, MatchInfo
 from tests.bots_support import SABOTEUR, context, decide, saboteur_scenario

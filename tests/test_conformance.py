@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from referee.games import load_game
-from referee.games.base import game_names
+from referee.games.plugin import game_names
 from referee.games.conformance import ConformanceError, check_game
 
 

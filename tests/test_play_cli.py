@@ -55,7 +55,7 @@ def test_a_seat_view_shows_only_what_that_seat_saw(played: tuple[dict, Path]) ->
     assert result.exit_code == 0, result.output
     out = result.output
     assert "record only" not in out  # no deck orders
-    from referee.render import adventurer
+    from referee.games.gnadenlos.render import adventurer
 
     assert all(adventurer(card) in out for card in draws[1])
     assert "random[0] draws 2 cards face down" in out

@@ -20,7 +20,7 @@ from referee.games import Observation, load_game
 from referee.games.saboteur.actions import BreakTool, Discard, Map, PlacePath, Rockfall
 from referee.games.saboteur.state import SaboteurState
 from referee.render import MatchView, render_table
-from referee.render.saboteur import Maze, draw_maze
+from referee.games.saboteur.render import Maze, draw_maze
 from referee.replay import Step
 
 GAME = load_game("saboteur")

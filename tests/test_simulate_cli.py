@@ -233,12 +233,14 @@ class RaceState(State):
 
 class Race(Game):
     name: ClassVar[str] = "toy-race"
+    title: ClassVar[str] = "Toy race"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 3
     rules_version: ClassVar[str] = "toy-1"
     variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    observation_type = Positions
 
-    def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> State:
+    def _new_state(self, seats: int, seed: int, variant: dict[str, str], events: list[Event] | None) -> State:
         return RaceState(seats, broken=seed == 1013)
 
     def state_from_json(self, obj: Any) -> State:
@@ -250,10 +252,10 @@ class Race(Game):
     def parse_action(self, text: str) -> Action:
         return Step(int(text))
 
-    def observation_from_json(self, obj: Any) -> Observation:
+    def _observation_from_json(self, obj: Any) -> Observation:
         return Positions(obj["seat"], tuple(obj["positions"]))
 
-    def determinize(self, observation: Observation, rng: random.Random) -> State:
+    def _determinize(self, observation: Any, rng: random.Random) -> State:
         raise NotImplementedError
 
 

@@ -6,12 +6,10 @@ import random
 import time
 from collections.abc import Sequence
 
-from referee.games import load_game
 from referee.games.base import Action, Event, Observation
-from referee.games.saboteur.observation import SaboteurObservation
+from referee.games.plugin import game_names, game_of, load_game, load_strategy
+from referee.games.strategy import Player
 
-from bots.heuristic.suspicion import Suspicion
-from bots.mcts import gnadenlos, saboteur
 from bots.mcts.search import ISMCTS, SearchStats, random_rollout
 from bots.sdk import Bot, DecisionContext, MatchInfo
 
@@ -20,14 +18,11 @@ SAFETY_MARGIN = 0.05
 SAFETY_SHARE = 0.1
 """And this share of the time left, for the same reason."""
 GAME_DEFAULT = -1
-"""`rollout_depth` value meaning the game's own default (ROLLOUT_DEPTHS)."""
-ROLLOUT_DEPTHS: dict[str, int] = {"gnadenlos": 24, "saboteur": 8}
-"""Decisions per rollout before the static evaluation: two or three Gnadenlos!
-turns; about one round of turns at a Saboteur table of eight."""
+"""`rollout_depth` value meaning the game's own default (`Strategy.rollout_depth`)."""
 
 
 class MctsBot(Bot):
-    """Information-set MCTS (bots/mcts/search.py) for Gnadenlos! and Saboteur.
+    """Information-set MCTS (bots/mcts/search.py) for every game with a strategy.
 
     `move_time` seconds per decision (capped by the deadline in the decision
     context, less a safety margin) or exactly `iterations` iterations when
@@ -41,14 +36,16 @@ class MctsBot(Bot):
     for benchmarks on a busy machine, so that a decision gets the same work
     whatever else runs.
 
-    For Saboteur the bot also keeps suspicion scores from the events it is
-    told (bots/heuristic/suspicion.py): its determinizations deal the
-    unseen roles by them, and its heuristic rollouts use them.
+    The game's pieces (rollout policy, evaluation, and what else its
+    `SearchKit` brings) come from its package's strategy, with a heuristic
+    `Player` per match that follows the events the seat is told: in Saboteur
+    its suspicion scores deal the unseen roles in the determinizations and
+    guide the heuristic rollouts.
     """
 
     name = "mcts"
     version = "1"
-    games = ("gnadenlos", "saboteur")
+    games = tuple(game_names())
 
     def __init__(
         self,
@@ -68,34 +65,34 @@ class MctsBot(Bot):
         self.iterations = iterations
         self.seed = seed
         self.cpu_clock = cpu_clock
-        self.suspicion = Suspicion()
-        self.playout = saboteur.SaboteurPlayout()
-        self.roles = saboteur.RoleDeal()
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        self.hint_weight = hint_weight
+        self.player: Player | None = None
+        self.search: ISMCTS | None = None
+        self.game = ""
         self._stats = SearchStats()
-        self._searches = {
-            "gnadenlos": self._search_for("gnadenlos", gnadenlos.heuristic_rollout, rollout, rollout_depth,
-                                          exploration, hint_weight),
-            "saboteur": self._search_for("saboteur", self.playout, rollout, rollout_depth,
-                                         exploration, hint_weight),
-        }
 
-    def _search_for(self, game: str, heuristic: object, rollout: str, rollout_depth: int | None,
-                    exploration: float, hint_weight: float) -> ISMCTS:
-        depth = ROLLOUT_DEPTHS[game] if rollout_depth == GAME_DEFAULT else rollout_depth
-        adapter = saboteur if game == "saboteur" else gnadenlos
+    def _search_for(self, game: str, player: Player, rng: random.Random) -> ISMCTS:
+        """A search with the game's pieces for the match `player` plays."""
+        strategy = load_strategy(game)
+        kit = strategy.search_kit(player)
+        depth = strategy.rollout_depth if self.rollout_depth == GAME_DEFAULT else self.rollout_depth
         search = ISMCTS(
             load_game(game),
-            rollout=heuristic if rollout == "heuristic" else random_rollout,  # type: ignore[arg-type]
+            rollout=kit.rollout if self.rollout == "heuristic" else random_rollout,
             rollout_depth=depth,
-            evaluate=gnadenlos.evaluate if depth is not None and game == "gnadenlos" else None,
-            estimate=saboteur.estimate if depth is not None and game == "saboteur" else None,
-            candidates=adapter.candidates,
-            seat_key=saboteur.seat_key if game == "saboteur" else None,
-            refine=self.roles if game == "saboteur" else None,
-            hint=heuristic if hint_weight > 0 else None,  # type: ignore[arg-type]
-            hint_weight=hint_weight,
-            exploration=exploration,
-            rng=random.Random(self.seed),
+            evaluate=kit.evaluate if depth is not None else None,
+            estimate=kit.estimate if depth is not None else None,
+            candidates=kit.candidates,
+            seat_key=kit.seat_key,
+            refine=kit.refine,
+            prepare=kit.prepare,
+            hint=kit.rollout if self.hint_weight > 0 else None,
+            hint_weight=self.hint_weight,
+            exploration=self.exploration,
+            rng=rng,
         )
         search.stats = self._stats
         return search
@@ -106,25 +103,29 @@ class MctsBot(Bot):
         return self._stats
 
     def on_match_start(self, match: MatchInfo, observation: Observation) -> None:
-        if self.seed is not None:  # same seed, same match, same play, warm process or fresh
-            self._searches[match.game].rng = random.Random(f"{self.seed}:{match.match_id}:{match.seat}")
-        self.suspicion = Suspicion()
-        if isinstance(observation, SaboteurObservation):
-            self.suspicion.sync(observation)
+        # same seed, same match, same play, warm process or fresh
+        key = None if self.seed is None else f"{self.seed}:{match.match_id}:{match.seat}"
+        self._start(match.game, observation, key)
+
+    def _start(self, game: str, observation: Observation, seed: int | str | None) -> ISMCTS:
+        self.game = game
+        self.player = load_strategy(game).player()
+        self.player.start(observation)
+        self.search = self._search_for(game, self.player, random.Random(seed))
+        return self.search
 
     def on_events(self, events: Sequence[Event]) -> None:
-        self.suspicion.on_events(events)
+        if self.player is not None:
+            self.player.on_events(events)
 
     def decide(
         self, observation: Observation, legal_actions: tuple[Action, ...], context: DecisionContext
     ) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        search = self._searches["saboteur" if isinstance(observation, SaboteurObservation) else "gnadenlos"]
-        if isinstance(observation, SaboteurObservation):
-            self.suspicion.sync(observation)
-            self.playout.suspicion = list(self.suspicion.scores)
-            self.roles.prepare(observation, self.suspicion.scores)
+        search = self.search
+        if search is None or game_of(observation) != self.game:  # asked without a match start (tests, tools)
+            search = self._start(game_of(observation), observation, self.seed)
         now = time.monotonic()
         left = context.deadline - now
         until = now + max(0.0, left - SAFETY_MARGIN - SAFETY_SHARE * left)

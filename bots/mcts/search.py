@@ -45,23 +45,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.games.base import Game, Observation, State
+from referee.games.strategy import Candidates, Estimator, Evaluator, Refiner, RolloutPolicy, SeatKey
 
 log = logging.getLogger(__name__)
 
-RolloutPolicy = Callable[[State, int, tuple[Any, ...], random.Random], Any]
-"""(state, seat, legal actions, rng) -> the action that seat plays in a rollout."""
-Evaluator = Callable[[State], Sequence[float]]
-"""A score per seat for a non-final state; higher is better."""
-Estimator = Callable[[State], Sequence[float]]
-"""An expected reward per seat (0..1, as from the final ranking) for a non-final state."""
-Candidates = Callable[[State, int, tuple[Any, ...]], tuple[Any, ...]]
-"""(state, seat, legal actions) -> the subset worth searching (dominated ones dropped)."""
-Refiner = Callable[[State, Observation, random.Random], None]
-"""Adjusts a fresh determinization in place, with what the searching bot
-inferred beyond its observation (in Saboteur: who is likely a saboteur)."""
-SeatKey = Callable[[State, int], Hashable]
-"""(state, seat) -> what a seat privately knows that decides how it plays
-(its hidden role): it keeps separate statistics per value."""
+
 
 
 def random_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
@@ -137,6 +125,7 @@ class ISMCTS:
         candidates: Candidates | None = None,
         seat_key: SeatKey | None = None,
         refine: Refiner | None = None,
+        prepare: Callable[[Observation], None] | None = None,
         hint: RolloutPolicy | None = None,
         hint_weight: float = 0.5,
         widening: float = 0.7,
@@ -153,6 +142,7 @@ class ISMCTS:
         self.candidates = candidates
         self.seat_key = seat_key
         self.refine = refine
+        self.prepare = prepare
         self.hint = hint
         self.hint_weight = hint_weight
         self.widening = widening
@@ -175,6 +165,8 @@ class ISMCTS:
         iteration). Returns one of `legal_actions`."""
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if self.prepare is not None:
+            self.prepare(observation)
         seat = observation.seat
         root = _Node()
         started = time.monotonic()

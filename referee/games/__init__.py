@@ -1,7 +1,10 @@
 """Rules engines. Pure and deterministic; they import nothing else of `referee`.
 
-`load_game(name)` finds a game by name; `referee.games.base` holds the
-game-neutral interface every engine implements (documented in docs/engine.md).
+Each game is one package (`gnadenlos/`, `saboteur/`) that declares what the
+harness needs from it in a `GamePlugin`, found through the
+`bot_referee.games` entry points (`referee.games.plugin`). `load_game(name)`
+finds a game by name; `referee.games.base` holds the game-neutral interface
+every engine implements (documented in docs/engine.md).
 """
 
 from referee.games.base import (
@@ -14,29 +17,14 @@ from referee.games.base import (
     Outcome,
     Seat,
     State,
-    game_names,
-    load_game,
 )
-
-_BUILTIN_GAMES = ("referee.games.gnadenlos", "referee.games.saboteur")
-
-
-def _load_builtin_games() -> None:
-    """Import the built-in game packages once; each registers itself."""
-    import importlib
-
-    for module in _BUILTIN_GAMES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-
+from referee.games.plugin import GamePlugin, game_names, load_game
 
 __all__ = [
     "Action",
     "Event",
     "Game",
+    "GamePlugin",
     "IllegalActionError",
     "InvalidActionError",
     "Observation",

@@ -181,14 +181,23 @@ class State(abc.ABC):
 
 
 class Game(abc.ABC):
-    """An immutable rule set and the factory of its states."""
+    """An immutable rule set and the factory of its states.
+
+    The base class owns the checks and the bookkeeping; a game implements
+    the private hooks (`_new_state`, `_observation_from_json`,
+    `_determinize`) and the JSON readers, as OpenSpiel's games implement
+    `_apply_action` behind its public `apply_action`.
+    """
 
     name: ClassVar[str]
+    title: ClassVar[str]
+    """The game's name as people write it ("Gnadenlos!"), for messages."""
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     rules_version: ClassVar[str]
     variant_options: ClassVar[Mapping[str, tuple[str, ...]]]
     """Each variant option and its allowed values; the first is the default."""
+    observation_type: ClassVar[type[Observation]]
 
     def check_variant(self, variant: Mapping[str, str] | None) -> dict[str, str]:
         """The full variant (defaults filled in). Raises ValueError for an
@@ -212,8 +221,25 @@ class Game(abc.ABC):
                 f"{self.name} is played by {self.min_seats} to {self.max_seats} seats, not {seats}"
             )
 
+    def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> State:
+        """A new match of `seats` seats: its chance streams derive from `seed`.
+        Raises ValueError for a seat count or variant the game does not have."""
+        self.check_seats(seats)
+        return self._new_state(seats, seed, self.check_variant(variant), None)
+
+    def new_state_with_events(
+        self, seats: int, seed: int, variant: Mapping[str, str] | None = None
+    ) -> tuple[State, list[Event]]:
+        """`new_state`, and the events of its setup (the deal): the referee
+        records them and tells each seat the ones it may see."""
+        self.check_seats(seats)
+        events: list[Event] = []
+        return self._new_state(seats, seed, self.check_variant(variant), events), events
+
     @abc.abstractmethod
-    def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> State: ...
+    def _new_state(self, seats: int, seed: int, variant: dict[str, str], events: list[Event] | None) -> State:
+        """Set up a match (seats and variant checked); append the setup's
+        events to `events` when it is given."""
 
     @abc.abstractmethod
     def state_from_json(self, obj: JSON) -> State:
@@ -228,40 +254,26 @@ class Game(abc.ABC):
     def parse_action(self, text: str) -> Action:
         """Read `str(action)` back. Raises InvalidActionError."""
 
-    @abc.abstractmethod
-    def observation_from_json(self, obj: JSON) -> Observation: ...
+    def observation_from_json(self, obj: JSON) -> Observation:
+        """Read `Observation.to_json()` back. Raises ValueError for malformed JSON."""
+        try:
+            return self._observation_from_json(obj)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"malformed {self.title} observation: {exc}") from None
 
     @abc.abstractmethod
+    def _observation_from_json(self, obj: JSON) -> Observation: ...
+
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         """A full state consistent with `observation`, hidden cards dealt at
         random from `rng`. Its future chance streams are seeded from `rng`
         too, never from anything the seat could not know."""
+        if not isinstance(observation, self.observation_type):
+            raise ValueError(f"not a {self.title} observation")
+        return self._determinize(observation, rng)
 
-
-_REGISTRY: dict[str, Game] = {}
-
-
-def register(game: Game) -> Game:
-    _REGISTRY[game.name] = game
-    return game
-
-
-def load_game(name: str) -> Game:
-    """The registered game called `name`. Raises ValueError if none is."""
-    from referee.games import _load_builtin_games
-
-    _load_builtin_games()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; known games: {sorted(_REGISTRY)}") from None
-
-
-def game_names() -> list[str]:
-    from referee.games import _load_builtin_games
-
-    _load_builtin_games()
-    return sorted(_REGISTRY)
+    @abc.abstractmethod
+    def _determinize(self, observation: Any, rng: random.Random) -> State: ...
 
 
 _MASK64 = (1 << 64) - 1

@@ -41,8 +41,8 @@ from referee.games.base import (
     IllegalActionError,
     Seat,
     State,
-    load_game,
 )
+from referee.games.plugin import load_game
 
 Decision = dict[Seat, Action]
 

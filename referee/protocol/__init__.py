@@ -2,8 +2,7 @@
 
 - `referee.protocol.pb` — code generated from proto/ (`make proto`; `generate`)
 - `referee.protocol.codec` — engine values <-> the tournament.v1 envelope, per game
-- `referee.protocol.gnadenlos_codec`, `referee.protocol.saboteur_codec` — each game's
-  observation, action and event messages
+  (each game's own messages are encoded by the `codec` module of its package)
 - `referee.protocol.client` — the referee's side: BotClient, the BotFault tree
   (`faults`), TimeControl, PROTOCOL_VERSION, GRACE
 

@@ -2,8 +2,9 @@
 
 A game's messages travel in the envelope's oneofs (`GameObservation`,
 `GameAction`, `GameEvent`), whose field name is the game's name. `GameCodec`
-finds the encoder of a game by that name; adding a game means adding its proto,
-its codec module and one line in `_CODECS`.
+holds a game's encoders, read from the codec module its package declares
+(`GamePlugin.codec`); adding a game means adding its proto, the oneof fields
+and its package (docs/engine.md, "Adding a game").
 
 Per-decision path (`DecideEncoder`): a legal action's bytes are encoded once
 and cached (actions are small frozen values that recur all match long), and
@@ -26,6 +27,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from referee.games.base import Action, Event, InvalidActionError, Observation, Outcome, Seat
+from referee.games.plugin import game_names, plugin
 from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
 
 
@@ -54,33 +56,18 @@ class GameCodec:
         )
 
 
-def _gnadenlos() -> GameCodec:
-    from referee.protocol import gnadenlos_codec
-
-    return GameCodec.from_module("gnadenlos", gnadenlos_codec)
-
-
-def _saboteur() -> GameCodec:
-    from referee.protocol import saboteur_codec
-
-    return GameCodec.from_module("saboteur", saboteur_codec)
-
-
-_CODECS: dict[str, Callable[[], GameCodec]] = {"gnadenlos": _gnadenlos, "saboteur": _saboteur}
-
-
 @lru_cache(maxsize=None)
 def codec_for(game: str) -> GameCodec:
     """The codec of `game`. Raises ValueError for a game without protocol messages."""
-    try:
-        return _CODECS[game]()
-    except KeyError:
-        raise ValueError(f"the protocol has no messages for game {game!r}; known: {sorted(_CODECS)}") from None
+    if game not in protocol_games():
+        raise ValueError(f"the protocol has no messages for game {game!r}; known: {protocol_games()}")
+    return GameCodec.from_module(game, plugin(game).load("codec"))
 
 
 def protocol_games() -> list[str]:
-    """The games the protocol can carry."""
-    return sorted(_CODECS)
+    """The installed games the protocol can carry (those with a field in the envelope's oneofs)."""
+    fields = tpb.GameObservation.DESCRIPTOR.fields_by_name
+    return [name for name in game_names() if name in fields]
 
 
 # ---------------------------------------------------------------- envelope

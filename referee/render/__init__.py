@@ -13,13 +13,12 @@ state, so what it shows is exactly what its viewer may know:
 
 Events are described from their record JSON; `MatchView` chooses which
 events a viewer gets (by `visible_to`). Each game draws itself in its own
-module (`gnadenlos.py`, `saboteur.py`: a `GameRenderer` listed in
-`view.RENDERERS`); a game without one is shown as plain text of each event.
+package (its `render` module: a `GameRenderer` its `GamePlugin` declares); a
+game without one is shown as plain text of each event.
 """
 
 from referee.render.common import ANY, PUBLIC, GameRenderer, seat_label
-from referee.render.gnadenlos import adventurer
 from referee.render.view import MatchView, decision_text, event_text, render_table, result_table
 
-__all__ = ["ANY", "PUBLIC", "GameRenderer", "MatchView", "adventurer", "decision_text", "event_text",
-           "render_table", "result_table", "seat_label"]
+__all__ = ["ANY", "PUBLIC", "GameRenderer", "MatchView", "decision_text", "event_text", "render_table",
+           "result_table", "seat_label"]

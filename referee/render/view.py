@@ -2,7 +2,8 @@
 
 `MatchView` chooses what a viewer gets — which events (by `visible_to`),
 which decisions, which seats' observations — and hands it to the game's
-`GameRenderer` (`RENDERERS`), which draws only from that.
+`GameRenderer` (the one its package declares, `GamePlugin.renderer`), which
+draws only from that.
 """
 
 from __future__ import annotations
@@ -16,20 +17,14 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.games import Event, Observation
+from referee.games.plugin import plugin
 from referee.render.common import ANY, PUBLIC, GameRenderer, Json, seat_label
-from referee.render.gnadenlos import GnadenlosRenderer
-from referee.render.saboteur import SaboteurRenderer
 from referee.untrusted import safe_line, safe_text
 
-RENDERERS: Mapping[str, type[GameRenderer]] = {
-    "gnadenlos": GnadenlosRenderer,
-    "saboteur": SaboteurRenderer,
-}
-"""Game name -> its renderer; a game without one is shown as plain event text."""
-
-
 def renderer_for(game: str, names: Sequence[str], combine: str = PUBLIC) -> GameRenderer:
-    return RENDERERS.get(game, GameRenderer)(names, combine)
+    """The game's renderer (a game without one is shown as plain event text)."""
+    renderer: type[GameRenderer] | None = plugin(game).load("renderer")
+    return (renderer or GameRenderer)(names, combine)
 
 
 def render_table(game: str, observations: Sequence[Observation], names: Sequence[str],

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from referee.games.base import Game, InvalidActionError, Observation
+from referee.games.base import Event, Game
 from referee.games.gnadenlos.actions import GnadenlosAction, action_from_json, parse_action
 from referee.games.gnadenlos.config import DEFAULT_CONFIG, RULES_VERSION, GnadenlosConfig
 from referee.games.gnadenlos.determinize import determinize
@@ -19,6 +19,7 @@ class Gnadenlos(Game):
     """Klaus Teuber's Gnadenlos! (Kosmos 2001) for 3 or 4 seats."""
 
     name: ClassVar[str] = "gnadenlos"
+    title: ClassVar[str] = "Gnadenlos!"
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = 4
     rules_version: ClassVar[str] = RULES_VERSION
@@ -26,27 +27,19 @@ class Gnadenlos(Game):
         "setup": ("standard", "advanced"),
         "gunfight_opt_out": ("off", "on"),
     }
+    observation_type = GnadenlosObservation
 
     def __init__(self, config: GnadenlosConfig = DEFAULT_CONFIG) -> None:
         self.config = config
 
-    def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> GnadenlosState:
-        self.check_seats(seats)
+    def _new_state(self, seats: int, seed: int, variant: dict[str, str],
+                   events: list[Event] | None) -> GnadenlosState:
         state = GnadenlosState()
-        state.setup(seats, seed, self.check_variant(variant), self.config)
+        if events is None:
+            state.setup(seats, seed, variant, self.config)
+        else:
+            state.setup_with_events(seats, seed, variant, self.config, events)
         return state
-
-    def new_state_with_events(
-        self, seats: int, seed: int, variant: Mapping[str, str] | None = None
-    ) -> tuple[GnadenlosState, list[Any]]:
-        """A new state and the events of its setup (the deal, for the record)."""
-        self.check_seats(seats)
-        state = GnadenlosState()
-        events: list[Any] = []
-        state._events = events
-        state.setup(seats, seed, self.check_variant(variant), self.config)
-        state._events = None
-        return state, events
 
     def state_from_json(self, obj: Any) -> GnadenlosState:
         return state_from_json(obj, self.config)
@@ -57,15 +50,10 @@ class Gnadenlos(Game):
     def parse_action(self, text: str) -> GnadenlosAction:
         return parse_action(text)
 
-    def observation_from_json(self, obj: Any) -> GnadenlosObservation:
-        try:
-            return GnadenlosObservation.from_json(obj)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"malformed Gnadenlos! observation: {exc}") from None
+    def _observation_from_json(self, obj: Any) -> GnadenlosObservation:
+        return GnadenlosObservation.from_json(obj)
 
-    def determinize(self, observation: Observation, rng: random.Random) -> GnadenlosState:
-        if not isinstance(observation, GnadenlosObservation):
-            raise InvalidActionError("not a Gnadenlos! observation")
+    def _determinize(self, observation: GnadenlosObservation, rng: random.Random) -> GnadenlosState:
         return determinize(observation, rng, self.config)
 
 

@@ -175,6 +175,15 @@ class GnadenlosState(State):
 
     # ----------------------------------------------------------------- setup
 
+    def setup_with_events(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig,
+                          events: list[Event]) -> None:
+        """`setup`, appending the setup's events (the deal) to `events`."""
+        self._events = events
+        try:
+            self.setup(seats, seed, variant, cfg)
+        finally:
+            self._events = None
+
     def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig) -> None:
         """G-2: deal a new match; every chance outcome is logged for the record."""
         self.cfg, self.n, self.seed = cfg, seats, seed

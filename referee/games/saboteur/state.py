@@ -133,6 +133,15 @@ class SaboteurState(State):
 
     # ----------------------------------------------------------------- setup
 
+    def setup_with_events(self, seats: int, seed: int, variant: Mapping[str, str], cfg: SaboteurConfig,
+                          events: list[Event]) -> None:
+        """`setup`, appending the setup's events (the deal) to `events`."""
+        self._events = events
+        try:
+            self.setup(seats, seed, variant, cfg)
+        finally:
+            self._events = None
+
     def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: SaboteurConfig) -> None:
         """A new match: the nugget supply (S-2.5), the first player (S-2.4), round 1."""
         self.cfg, self.n, self.seed = cfg, seats, seed

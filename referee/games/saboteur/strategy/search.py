@@ -24,9 +24,9 @@ from referee.games.saboteur.cards import GOLD_CARD, SABOTEUR, SABOTEUR_CARDS, VA
 from referee.games.saboteur.config import DEFAULT_CONFIG
 from referee.games.saboteur.observation import SaboteurObservation
 
-from bots.heuristic import saboteur as policy
-from bots.heuristic.saboteur_view import tunnel_from_state, view_from_state
-from bots.heuristic.tunnel import GOAL_CELLS
+from referee.games.saboteur.strategy import policy
+from referee.games.saboteur.strategy.view import tunnel_from_state, view_from_state
+from referee.games.saboteur.strategy.tunnel import GOAL_CELLS
 
 GOLD_LOGIT = (-0.62, -0.257, 0.0893, -0.0155)
 """The chance the gold-diggers reach the gold this round, as a logistic model:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from collections.abc import Mapping
+
 from referee.games import Outcome, State
 from referee.games.saboteur.cards import SABOTEUR
 from referee.games.saboteur.state import GOLD_DIGGERS_WIN
@@ -82,3 +84,10 @@ SUMMARISER = Summariser(
         "gold_reached", "cards_exhausted", "round_win_gold_diggers", "round_win_saboteurs", "round_win_nobody",
     }),
 )
+
+
+def public_summary(public: Mapping[str, Any]) -> dict[str, Any]:
+    """A record footer's `summary`, from the JSON of a final observation:
+    each seat's nugget total (every nugget card is shown at the end: S-6.5)
+    and the finished rounds with their winners and roles (public: S-6.2)."""
+    return {"nuggets": [sum(view["known"]) for view in public["nuggets"]], "rounds": public["results"]}

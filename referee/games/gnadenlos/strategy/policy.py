@@ -18,8 +18,8 @@ from referee.games.gnadenlos.cards import RATINGS, EventCard
 from referee.games.gnadenlos.config import DEFAULT_CONFIG
 from referee.games.gnadenlos.observation import HIDDEN
 
-from bots.heuristic.values import CARD_VALUE, unit_value
-from bots.heuristic.view import SeatView
+from referee.games.gnadenlos.strategy.values import CARD_VALUE, unit_value
+from referee.games.gnadenlos.strategy.view import SeatView
 
 CFG = DEFAULT_CONFIG
 

@@ -31,8 +31,8 @@ from referee.games.saboteur.cards import SABOTEUR
 from referee.games.saboteur.config import Cell
 from referee.games.saboteur.observation import SaboteurObservation
 
-from bots.heuristic.saboteur_view import gold_weights, tunnel_from_observation
-from bots.heuristic.tunnel import GOAL_CELLS, START, Outlook, Tunnel, card
+from referee.games.saboteur.strategy.view import gold_weights, tunnel_from_observation
+from referee.games.saboteur.strategy.tunnel import GOAL_CELLS, START, Outlook, Tunnel, card
 
 PLACE_TRUST = 0.5
 """Log-odds towards gold-digger per card of progress (at most two counted)."""

@@ -21,7 +21,7 @@ from referee.games.saboteur.cards import NAME, SABOTEUR, THROUGH
 from referee.games.saboteur.config import DEFAULT_CONFIG, Cell
 from referee.games.saboteur.observation import SaboteurObservation
 
-from bots.heuristic.tunnel import GOAL_CELLS, Outlook, Tunnel, card
+from referee.games.saboteur.strategy.tunnel import GOAL_CELLS, Outlook, Tunnel, card
 
 
 @dataclass(slots=True)

@@ -442,3 +442,6 @@ class SaboteurRenderer(GameRenderer):
             table.add_row(str(result["round"]), self._winners(result),
                           Text(", ").join(self.label(s) for s in saboteurs) if saboteurs else Text("none", style="dim"))
         return table
+
+Renderer = SaboteurRenderer
+"""The renderer this package declares (`GamePlugin.renderer`)."""

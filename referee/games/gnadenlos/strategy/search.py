@@ -13,9 +13,9 @@ from typing import Any
 from referee.games.gnadenlos.actions import Bid
 from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE
 
-from bots.heuristic.policy import bid_groups, decide
-from bots.heuristic.values import CARD_VALUE
-from bots.heuristic.view import view_from_state
+from referee.games.gnadenlos.strategy.policy import bid_groups, decide
+from referee.games.gnadenlos.strategy.values import CARD_VALUE
+from referee.games.gnadenlos.strategy.view import view_from_state
 
 NUGGET_WEIGHT = 0.5
 """A spare nugget is worth about half a field: it buys one later (G-7.1), at

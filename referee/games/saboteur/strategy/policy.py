@@ -20,8 +20,8 @@ from typing import Any
 from referee.games.saboteur.actions import BreakTool, Discard, Map, PlacePath, Repair, Rockfall
 from referee.games.saboteur.cards import ACTION, KINDS, PATH
 
-from bots.heuristic.saboteur_view import SaboteurView
-from bots.heuristic.tunnel import card
+from referee.games.saboteur.strategy.view import SaboteurView
+from referee.games.saboteur.strategy.tunnel import card
 
 WIN = 20.0
 """Reaching the gold ends the round and pays the gold-diggers (S-4.5, S-6.3)."""

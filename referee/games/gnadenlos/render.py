@@ -216,3 +216,6 @@ class GnadenlosRenderer(GameRenderer):
 
     def shows_table(self, kinds: Collection[str]) -> bool:
         return "turn_started" in kinds or "match_over" in kinds
+
+Renderer = GnadenlosRenderer
+"""The renderer this package declares (`GamePlugin.renderer`)."""

@@ -1,4 +1,7 @@
-"""What `referee simulate` reports about Gnadenlos! matches beyond the game-neutral figures.
+"""Gnadenlos!'s summaries: the public figures of a finished match for its
+record's footer (`public_summary`: fields, nuggets, vultures and the
+undertaker, all public, G-10), and what `referee simulate` reports beyond
+the game-neutral figures (`SUMMARISER`).
 
 End reasons A, B, C (G-9.1) and the safety valve (G-9.5); turns begun; the
 winners' final field and nuggets (G-9.4); the win share by turn order from the
@@ -9,6 +12,8 @@ from __future__ import annotations
 
 import statistics
 from typing import Any
+
+from collections.abc import Mapping
 
 from referee.games import Outcome, State
 from referee.simulation import FactValue, Summariser, win_shares
@@ -63,3 +68,12 @@ SUMMARISER = Summariser(
     },
     percent_facts=frozenset({"turn_order_win_share"}),
 )
+
+
+PUBLIC_KEYS = ("fields", "nuggets", "vultures", "undertaker")
+
+
+def public_summary(public: Mapping[str, Any]) -> dict[str, Any]:
+    """A record footer's `summary`, from the JSON of a final observation:
+    its public keys as they are (G-10)."""
+    return {key: public[key] for key in PUBLIC_KEYS if key in public}

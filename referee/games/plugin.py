@@ -1,0 +1,132 @@
+"""Where the harness finds games: one declaration per game, one registry.
+
+A game is one package (docs/engine.md, "Adding a game"). Besides its rules
+engine it brings everything the harness needs from it: its protocol codec,
+its drawing, its end-of-match summary, its `referee simulate` report, and
+what the built-in bots need to play it. The package declares where each of
+these lives in a `GamePlugin`, and names that declaration in the
+`bot_referee.games` entry point group of its distribution's metadata (the
+Python ecosystem's convention for plugins, as pytest and flake8 use), so
+the harness finds a game installed from any distribution.
+
+The declaration holds import paths, not objects: each layer imports only
+the part it uses, when it uses it (the referee never loads a renderer to
+play a match, a bot never loads the protocol's codec module of a game it
+does not play), and the rules engines still import nothing of the layers
+above them. The typed accessors are in the layers: `load_game` and
+`load_strategy` here, `codec_for` in referee.protocol.codec, `renderer_for`
+in referee.render.view, `summariser_for` in referee.simulation,
+`public_summary` in referee.match.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.games.base import Game, Observation
+    from referee.games.strategy import Strategy
+
+ENTRY_POINT_GROUP = "bot_referee.games"
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything the harness needs from one game, by where it lives.
+
+    Each part is "module:attribute" relative to `package` (a module alone
+    for the codec, whose functions are read by name); the defaults are the
+    layout of docs/engine.md, so a game that follows it declares only its
+    name and package. A game without a renderer, summary or summariser says
+    None, and the harness uses its game-neutral default.
+    """
+
+    name: str
+    """The game's name (`Game.name`): what records, the protocol's oneof
+    field and the command line call it."""
+    package: str
+    """The game's package, e.g. "referee.games.saboteur"."""
+    engine: str = "game:GAME"
+    """The `Game` instance."""
+    codec: str = "codec"
+    """The module with encode_/decode_ functions for observations, actions
+    and events (referee.protocol.codec.GameCodec)."""
+    renderer: str | None = "render:Renderer"
+    """The `GameRenderer` subclass that draws its table and events."""
+    summary: str | None = "summary:public_summary"
+    """Public end-of-match figures for a record's footer, from the JSON of a
+    final observation."""
+    summariser: str | None = "summary:SUMMARISER"
+    """What `referee simulate` reports beyond the game-neutral figures."""
+    strategy: str = "strategy:STRATEGY"
+    """What the built-in heuristic and MCTS bots need (referee.games.strategy)."""
+
+    def load(self, part: str) -> Any:
+        """Import one part (a field name above) and return it (None for a
+        part the game does not have)."""
+        target: str | None = getattr(self, part)
+        if target is None:
+            return None
+        module_name, _, attribute = target.partition(":")
+        module = importlib.import_module(f"{self.package}.{module_name}")
+        return getattr(module, attribute) if attribute else module
+
+
+_lock = threading.Lock()
+_plugins: dict[str, GamePlugin] | None = None
+
+
+def plugins() -> dict[str, GamePlugin]:
+    """Every installed game's declaration, by name (read once)."""
+    global _plugins
+    with _lock:
+        if _plugins is None:
+            found: dict[str, GamePlugin] = {}
+            for point in entry_points(group=ENTRY_POINT_GROUP):
+                plugin = point.load()
+                if not isinstance(plugin, GamePlugin) or plugin.name != point.name:
+                    raise TypeError(f"entry point {point.name} = {point.value} is not the GamePlugin "
+                                    f"of a game called {point.name!r}")
+                found[plugin.name] = plugin
+            if not found:
+                raise RuntimeError(f"no game is installed (entry point group {ENTRY_POINT_GROUP!r} is empty): "
+                                   f"install the project (`make venv`, or `pip install -e .`)")
+            _plugins = found
+        return _plugins
+
+
+def plugin(name: str) -> GamePlugin:
+    """The declaration of the game called `name`. Raises ValueError if none is installed."""
+    try:
+        return plugins()[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(plugins()))}") from None
+
+
+def game_names() -> list[str]:
+    """The names of every installed game."""
+    return sorted(plugins())
+
+
+def load_game(name: str) -> Game:
+    """The rules of the game called `name`. Raises ValueError if none is installed."""
+    game: Game = plugin(name).load("engine")
+    return game
+
+
+def game_of(observation: Observation) -> str:
+    """The name of the game `observation` belongs to. Raises ValueError."""
+    for name in plugins():
+        if isinstance(observation, load_game(name).observation_type):
+            return name
+    raise ValueError(f"{type(observation).__name__} is no installed game's observation")
+
+
+def load_strategy(name: str) -> Strategy:
+    """What the built-in bots need to play the game called `name`."""
+    strategy: Strategy = plugin(name).load("strategy")
+    return strategy
