@@ -1,4 +1,4 @@
-"""How Saboteur is drawn for a viewer (referee/render/saboteur.py, issue 7).
+"""How Saboteur is drawn for a viewer (referee/games/saboteur/render.py, issue 7).
 
 In-process, from hand-built scenario states (the engine's JSON format): the
 maze glyphs join into tunnels and the grid grows with the maze; every view

@@ -1,6 +1,6 @@
 """`referee simulate --game saboteur` for every table size (issue 7).
 
-The report's Saboteur figures (referee/summaries/saboteur.py): how each round
+The report's Saboteur figures (referee/games/saboteur/summary.py): how each round
 ends (S-4.5 gold reached, S-6.1 cards exhausted), the share of rounds each
 role's team wins (S-6.3, S-6.4; nobody with no saboteur in play, S-2.1), the
 nuggets per seat (S-7.2, at most the 44 of the supply, S-1). The figures are

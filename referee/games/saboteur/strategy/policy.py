@@ -1,7 +1,7 @@
 """The heuristic strategy for Saboteur: every legal action scored, the best played.
 
 Scores are in *cards of tunnel*: 1.0 is one card's progress towards the gold
-(bots/heuristic/tunnel.py). Every action uses up its card, so each score is
+(referee/games/saboteur/strategy/tunnel.py). Every action uses up its card, so each score is
 what the action gains minus what keeping that card would have been worth
 (`keep`); a discard gains nothing and loses only its card, so when nothing is
 useful the least useful card goes (S-3.1). A gold-digger scores progress

@@ -6,7 +6,7 @@ All of them read a determinized state the search sampled from its own
 observation (`game.determinize`: the unseen roles, hands, goals and the
 set-aside dwarf card dealt at random), never the true state of the match. In
 a rollout each seat plays the heuristic from what *it* knows in that imagined
-world (bots/heuristic/saboteur_view.py), using the searching bot's public
+world (referee/games/saboteur/strategy/view.py), using the searching bot's public
 suspicion scores.
 """
 

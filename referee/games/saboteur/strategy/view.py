@@ -119,7 +119,7 @@ def tunnel_from_state(state: Any) -> Tunnel:
 def view_from_state(state: Any, seat: int, suspicion: Sequence[float]) -> SaboteurView:
     """The view of `seat` in a full (determinized) state, from that seat's
     knowledge in it only: its role, its hand, the goals it knows. Distances
-    are Manhattan distances (bots/heuristic/tunnel.py): rollouts need speed."""
+    are Manhattan distances (referee/games/saboteur/strategy/tunnel.py): rollouts need speed."""
     bit = 1 << seat
     goals = []
     for cell, instance, up in zip(GOAL_CELLS, state.goals, state.goal_up):
