@@ -36,10 +36,10 @@ BotFactory = Callable[[GnadenlosState], Bot]
 def _position(seed: int, decisions: int) -> GnadenlosState:
     """A match played by heuristic bots for a number of decisions."""
     state = GAME.new_state(4, seed)
+    assert isinstance(state, GnadenlosState)
     bot = HeuristicBot()
     for _ in range(decisions):
         state.apply({s: decide(bot, state, s) for s in state.to_act()})
-    assert isinstance(state, GnadenlosState)
     return state
 
 
