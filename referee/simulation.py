@@ -18,16 +18,20 @@ drawn from a `random.Random` seeded from that same match seed (through
 `derive_seed`, so the decision stream is independent of the game's own chance
 streams). Same arguments, same report, apart from the timing.
 
-The decisions are uniformly random unless the caller passes another `Policy`:
-random play never shows some of a game's outcomes (in Saboteur a random
-tunnel almost never reaches the gold), and a simple scripted policy lets a
-study or a test see them through the same report.
+The decisions are uniformly random unless seats are given other policies
+(`SEAT_POLICIES`: "heuristic" seats the built-in heuristic of the game's
+strategy, deciding from its seat's observation and the events that seat is
+told, exactly as the heuristic bot does over the protocol): random play
+never shows some of a game's outcomes (in Saboteur a random tunnel almost
+never reaches the gold), and a study with real players asks what a
+designer asks. A caller may also pass a scripted `Policy` for every seat.
 
 Rules cited: G-9.4 (ranking, shared places: a shared win is split).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
@@ -37,9 +41,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.games import Game, Outcome, State
+from referee.games import Event, Game, Outcome, State
 from referee.games.base import derive_seed
-from referee.games.plugin import plugins
+from referee.games.plugin import load_strategy, plugins
 
 FactValue = float | tuple[float, ...]
 """A per-match figure: one number, or one number per seat."""
@@ -51,6 +55,70 @@ Policy = Callable[[State, int, random.Random], Any]
 def random_policy(state: State, seat: int, rng: random.Random) -> Any:
     """The default: a uniformly random legal action."""
     return rng.choice(state.legal_actions(seat))
+
+
+class SeatPolicy:
+    """How one seat decides through one match. The base class plays a
+    `Policy` over the state (random, or a test's script)."""
+
+    needs_events = False
+    """True if the seat must be told the events it may see (a simulation
+    then applies decisions with `apply`, which builds them, instead of the
+    faster `apply_unchecked`)."""
+
+    def __init__(self, policy: Policy = random_policy) -> None:
+        self.policy = policy
+
+    def start(self, state: State, seat: int) -> None:
+        """The match begins."""
+
+    def decide(self, state: State, seat: int, rng: random.Random) -> Any:
+        return self.policy(state, seat, rng)
+
+    def on_events(self, events: Sequence[Event]) -> None:
+        """Events the seat may see, in order."""
+
+
+class StrategySeat(SeatPolicy):
+    """The game's built-in heuristic (`Strategy.player`): it decides from its
+    seat's observation and the events its seat is told, never the state."""
+
+    needs_events = True
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.player = load_strategy(game.name).player()
+
+    def start(self, state: State, seat: int) -> None:
+        self.player.start(state.observe(seat))
+
+    def decide(self, state: State, seat: int, rng: random.Random) -> Any:
+        legal = state.legal_actions(seat)
+        return legal[0] if len(legal) == 1 else self.player.decide(state.observe(seat), legal)
+
+    def on_events(self, events: Sequence[Event]) -> None:
+        self.player.on_events(events)
+
+
+SEAT_POLICIES: Mapping[str, Callable[[Game], SeatPolicy]] = {
+    "random": lambda game: SeatPolicy(),
+    "heuristic": StrategySeat,
+}
+"""The policies `referee simulate --policy` can seat, by name."""
+
+
+def seat_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
+    """One policy name per seat from what the command line gave: one name for
+    every seat, or exactly one per seat. Raises ValueError naming the problem."""
+    unknown = sorted(set(names) - set(SEAT_POLICIES))
+    if unknown:
+        raise ValueError(f"unknown policy {unknown[0]!r}; policies: {', '.join(SEAT_POLICIES)}")
+    if len(names) == 1:
+        return tuple(names) * players
+    if len(names) != players:
+        raise ValueError(f"give one policy for every seat or one per seat: {len(names)} policies "
+                         f"for {players} seats")
+    return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -104,28 +172,49 @@ class MatchSummary:
 
 def play_random_match(
     game: Game, players: int, seed: int, variant: Mapping[str, str] | None = None,
-    policy: Policy = random_policy,
+    policy: Policy = random_policy, seating: Sequence[str] = (),
 ) -> MatchSummary:
-    """Play one match with uniformly random legal decisions (or `policy`'s).
+    """Play one match: uniformly random legal decisions, or `policy`'s for
+    every seat, or the named `seating` policies (one per seat, SEAT_POLICIES).
 
-    Uses `apply_unchecked`: every action is drawn from `legal_actions`, so the
-    legality check of `apply` would only repeat work (the conformance tests
-    check `apply` itself); a policy must therefore return a legal action.
+    Seats that only need the state are played with `apply_unchecked`: every
+    action is drawn from `legal_actions`, so the legality check of `apply`
+    would only repeat work (the conformance tests check `apply` itself); a
+    policy must therefore return a legal action. Seats that are told events
+    (the heuristic) get exactly those their seat may see.
     Raises ValueError for bad seats or variant.
     """
-    state = game.new_state(players, seed, variant)
+    seats = ([SEAT_POLICIES[name](game) for name in seating] if seating
+             else [SeatPolicy(policy) for _ in range(players)])
+    telling = any(seat.needs_events for seat in seats)
+    state, setup = game.new_state_with_events(players, seed, variant) if telling else \
+        (game.new_state(players, seed, variant), [])
     first = state.clone()
     rng = random.Random(derive_seed(seed, "simulate-decisions"))
+    for index, seat in enumerate(seats):
+        seat.start(state, index)
+    _tell(seats, setup)
     decisions = 0
     while not state.is_terminal():
         deciding = sorted(state.to_act())
-        state.apply_unchecked({seat: policy(state, seat, rng) for seat in deciding})
+        actions = {index: seats[index].decide(state, index, rng) for index in deciding}
+        if telling:
+            _tell(seats, state.apply(actions))
+        else:
+            state.apply_unchecked(actions)
         decisions += len(deciding)
     outcome = state.outcome()
     summariser = summariser_for(game)
     turns = decisions if summariser.turns is None else summariser.turns(state)
     facts = summariser.facts(first, state, outcome)
     return MatchSummary(seed, decisions, turns, outcome.reason, outcome.ranks, facts)
+
+
+def _tell(seats: Sequence[SeatPolicy], events: Sequence[Event]) -> None:
+    """Give each seat that listens the events it may see."""
+    for index, seat in enumerate(seats):
+        if seat.needs_events:
+            seat.on_events([event for event in events if index in event.visible_to])
 
 
 def win_shares(ranks: Sequence[int]) -> tuple[float, ...]:
@@ -150,6 +239,10 @@ class SimulationReport:
     seat_win_share: tuple[float, ...]
     seat_win_share_stderr: tuple[float, ...]
     fact_means: Mapping[str, FactValue]
+    fact_stderr: Mapping[str, FactValue] = field(default_factory=dict)
+    """Standard error of each fact's mean (a 95 % interval is ±1.96 of it)."""
+    policies: tuple[str, ...] = ()
+    """Each seat's policy ("random", "heuristic", or "scripted" for a caller's)."""
 
     @property
     def games_per_second(self) -> float:
@@ -180,9 +273,12 @@ class SimulationReport:
             "end_reasons": dict(self.end_reasons),
             "seat_win_share": list(self.seat_win_share),
             "seat_win_share_stderr": list(self.seat_win_share_stderr),
+            "policies": list(self.policies),
         }
         for key, value in self.fact_means.items():
             data[f"{key}_mean"] = list(value) if isinstance(value, tuple) else value
+        for key, value in self.fact_stderr.items():
+            data[f"{key}_stderr"] = list(value) if isinstance(value, tuple) else value
         return data
 
 
@@ -190,6 +286,16 @@ def _mean_fact(values: list[FactValue]) -> FactValue:
     if isinstance(values[0], tuple):
         return tuple(statistics.fmean(column) for column in zip(*values))
     return statistics.fmean(values)  # type: ignore[arg-type]
+
+
+def _stderr_fact(values: list[FactValue]) -> FactValue:
+    """The standard error of a fact's mean over matches (element-wise for tuples)."""
+    def stderr(column: Sequence[float]) -> float:
+        return statistics.pstdev(column) / math.sqrt(len(column))
+
+    if isinstance(values[0], tuple):
+        return tuple(stderr(column) for column in zip(*values))
+    return stderr(values)  # type: ignore[arg-type]
 
 
 def summarise(
@@ -218,6 +324,7 @@ def summarise(
         seat_win_share=tuple(statistics.fmean(column) for column in per_seat),
         seat_win_share_stderr=stderr,
         fact_means={key: _mean_fact([m.facts[key] for m in matches]) for key in fact_keys},
+        fact_stderr={key: _stderr_fact([m.facts[key] for m in matches]) for key in fact_keys},
     )
 
 
@@ -241,10 +348,13 @@ def simulate(
     variant: Mapping[str, str] | None = None,
     on_match: Callable[[MatchSummary], None] | None = None,
     policy: Policy = random_policy,
+    seating: Sequence[str] = (),
 ) -> SimulationReport:
-    """Play `games` random matches (match i from seed `seed + i`) and report.
+    """Play `games` matches (match i from seed `seed + i`) and report.
 
-    `policy` decides for every seat (default: uniformly random legal actions).
+    `seating` names each seat's policy (SEAT_POLICIES, one name per seat);
+    without it `policy` decides for every seat (default: uniformly random
+    legal actions).
 
     Raises ValueError for a bad number of players or variant, before playing,
     and MatchFailed if the engine fails during a match (naming its seed, so
@@ -259,11 +369,13 @@ def simulate(
     start = time.perf_counter()
     for i in range(games):
         try:
-            summary = play_random_match(game, players, seed + i, full_variant, policy)
+            summary = play_random_match(game, players, seed + i, full_variant, policy, seating)
         except Exception as exc:
             raise MatchFailed(game.name, players, seed + i, full_variant, exc) from exc
         matches.append(summary)
         if on_match is not None:
             on_match(summary)
     seconds = time.perf_counter() - start
-    return summarise(game, players, full_variant, seed, matches, seconds)
+    report = summarise(game, players, full_variant, seed, matches, seconds)
+    named = tuple(seating) if seating else ("random" if policy is random_policy else "scripted",) * players
+    return dataclasses.replace(report, policies=named)

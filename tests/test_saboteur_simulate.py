@@ -173,3 +173,27 @@ def test_a_digging_table_reaches_the_gold_and_the_report_shows_it(players: int) 
     expected = expected_report(players, 100, games, dig_towards_goals)
     for key, value in expected.items():
         assert report[key] == pytest.approx(value), key
+
+
+# ---------------------------------------------------------------- real players
+
+
+def test_heuristic_players_reach_the_gold_where_random_ones_do_not() -> None:
+    """`--policy heuristic` seats the game's built-in heuristic at every seat:
+    its gold-diggers dig towards the gold (S-4.5), random ones almost never
+    do (S-6.1 ends their rounds with the cards exhausted)."""
+    heuristic = run_json("--players", "5", "--games", "12", "--seed", "3", "--policy", "heuristic")
+    randomly = run_json("--players", "5", "--games", "12", "--seed", "3")
+    assert heuristic["policies"] == ["heuristic"] * 5 and randomly["policies"] == ["random"] * 5
+    reached = sum(heuristic["gold_reached_mean"]) / 3
+    assert reached > 0.2 > sum(randomly["gold_reached_mean"]) / 3
+    assert len(heuristic["gold_reached_stderr"]) == 3  # every figure comes with its interval
+
+
+def test_one_policy_per_seat_and_clear_refusals() -> None:
+    mixed = run_json("--players", "3", "--games", "4", "--policy", "heuristic,random,random")
+    assert mixed["policies"] == ["heuristic", "random", "random"]
+    for policy, expected in (("heuristic,random", "one policy for every seat or one per seat: 2 policies for 3"),
+                             ("expert", "unknown policy 'expert'; policies: random, heuristic")):
+        result = CliRunner().invoke(cli, ["simulate", "--game", "saboteur", "--players", "3", "--policy", policy])
+        assert result.exit_code == 2 and expected in result.output

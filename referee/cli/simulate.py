@@ -1,4 +1,4 @@
-"""`referee simulate`: play many random matches in-process and show the balance report.
+"""`referee simulate`: play many matches in-process and show the balance report.
 
 The simulation itself lives in `referee.simulation` (game-neutral, with
 per-game summarisers); this module only reads the command line, shows a
@@ -9,7 +9,7 @@ the report as rich tables or one JSON object.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import click
 from rich.console import Console, Group
@@ -20,7 +20,15 @@ from rich.text import Text
 
 from referee.games import Game, load_game
 from referee.games.base import parse_variant
-from referee.simulation import MatchFailed, SimulationReport, simulate as run_simulation, summariser_for
+from referee.simulation import (
+    SEAT_POLICIES,
+    FactValue,
+    MatchFailed,
+    SimulationReport,
+    seat_policies,
+    simulate as run_simulation,
+    summariser_for,
+)
 
 BAR_WIDTH = 24
 """Characters of a full (100 %) bar in the report's share columns."""
@@ -55,20 +63,26 @@ def _variant(setup: str | None, options: tuple[str, ...]) -> dict[str, str]:
 @click.option("--setup", default=None, help="Setup variant, e.g. 'advanced' (same as --variant setup=VALUE).")
 @click.option("--variant", "variants", multiple=True, metavar="OPTION[=VALUE][,...]",
               help="A variant option; a bare name means 'on' (e.g. gunfight_opt_out). Repeatable.")
+@click.option("--policy", "policy", default="random", show_default=True, metavar="NAME[,NAME...]",
+              help=f"Who plays: one of {', '.join(SEAT_POLICIES)} for every seat, or one name per seat "
+                   "separated by commas (e.g. heuristic,random,random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout.")
 def simulate(
     game: Game, players: int | None, games: int, seed: int, setup: str | None,
-    variants: tuple[str, ...], as_json: bool,
+    variants: tuple[str, ...], policy: str, as_json: bool,
 ) -> None:
-    """Play random matches in-process and report how they went.
+    """Play matches in-process and report how they went.
 
-    Every decision is a uniformly random legal action, so the report shows the
-    game's structure (seat advantage, how matches end, how long they last)
-    without any strategy in it. Examples:
+    By default every decision is a uniformly random legal action, so the
+    report shows the game's structure (seat advantage, how matches end, how
+    long they last) without any strategy in it; `--policy heuristic` seats
+    the game's built-in heuristic players instead, which decide from their
+    own seat's observation and events, as a designer's real players would.
+    Examples:
 
         referee simulate --game gnadenlos --players 4 --games 1000 --seed 1
 
-        referee simulate --game saboteur --players 7 --games 1000
+        referee simulate --game saboteur --players 7 --games 300 --policy heuristic
     """
     seats = players if players is not None else min(max(4, game.min_seats), game.max_seats)
     try:
@@ -79,9 +93,13 @@ def simulate(
         variant = game.check_variant(_variant(setup, variants))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--variant' / '--setup'") from None
+    try:
+        seating = seat_policies([name.strip() for name in policy.split(",")], seats)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--policy'") from None
 
     try:
-        report = _run_with_progress(game, seats, games, seed, variant)
+        report = _run_with_progress(game, seats, games, seed, variant, seating)
     except MatchFailed as exc:
         raise click.ClickException(f"{exc} (an engine bug: please report it with this line)") from exc
     if as_json:
@@ -90,12 +108,31 @@ def simulate(
         Console().print(render_report(game, report))
 
 
-def _run_with_progress(game: Game, seats: int, games: int, seed: int, variant: Mapping[str, str]) -> SimulationReport:
+def _run_with_progress(game: Game, seats: int, games: int, seed: int, variant: Mapping[str, str],
+                       seating: Sequence[str]) -> SimulationReport:
     stderr = Console(stderr=True)
     columns = (TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=stderr, transient=True, disable=not stderr.is_terminal) as progress:
         task = progress.add_task("matches", total=games)
-        return run_simulation(game, seats, games, seed, variant, on_match=lambda _: progress.advance(task))
+        return run_simulation(game, seats, games, seed, variant, on_match=lambda _: progress.advance(task),
+                              seating=seating)
+
+
+def _players(policies: Sequence[str]) -> str:
+    """"random matches", "matches of heuristic players", or the seats' policies in order."""
+    if set(policies) == {"random"}:
+        return "random matches"
+    if len(set(policies)) == 1:
+        return f"matches of {policies[0]} players"
+    return "matches (seats: " + ", ".join(policies) + ")"
+
+
+def _with_interval(value: FactValue, stderr: FactValue | None, form: str) -> str:
+    """"12.0 % ±1.3 %", element-wise for a tuple; the interval is 1.96 standard errors."""
+    values = value if isinstance(value, tuple) else (value,)
+    errors = stderr if isinstance(stderr, tuple) else (stderr,) * len(values)
+    return " / ".join(form.format(v) if e is None else f"{form.format(v)} ±{form.format(1.96 * e)}"
+                      for v, e in zip(values, errors))
 
 
 def _bar(fraction: float, style: str) -> Text:
@@ -108,7 +145,7 @@ def render_report(game: Game, report: SimulationReport) -> Panel:
     summariser = summariser_for(game)
     variant = ", ".join(f"{k}={v}" for k, v in report.variant.items()) or "none"
     heading = Text.assemble(
-        (f"{report.games} random matches", "bold"), f" of {game.name}, {report.players} players, ",
+        (f"{report.games} {_players(report.policies)}", "bold"), f" of {game.name}, {report.players} players, ",
         f"variant {variant}, seeds {report.seed}..{report.seed + report.games - 1}\n",
         (f"{report.games_per_second:,.0f} matches/s", "bold green"), f" ({report.seconds:.2f} s in-process)",
     )
@@ -144,13 +181,13 @@ def render_report(game: Game, report: SimulationReport) -> Panel:
 
     parts: list[Table | Text] = [heading, Text(), length, Text(), ends, Text(), seats]
     if report.fact_means:
-        facts = Table(title="Per match (mean)", title_justify="left", show_edge=False)
+        facts = Table(title="Per match (mean ± 95 % interval)", title_justify="left", show_edge=False)
         facts.add_column("figure")
         facts.add_column("mean", justify="right")
         for key, value in report.fact_means.items():
             form = "{:.1%}" if key in summariser.percent_facts else "{:.2f}"
-            shown = " / ".join(map(form.format, value)) if isinstance(value, tuple) else form.format(value)
-            facts.add_row(summariser.fact_labels.get(key, key), shown)
+            facts.add_row(summariser.fact_labels.get(key, key),
+                          _with_interval(value, report.fact_stderr.get(key), form))
         parts += [Text(), facts]
     if any(abs(s - fair) > 1.96 * e for s, e in zip(report.seat_win_share, report.seat_win_share_stderr)):
         parts += [Text(), Text("A red seat is outside the 95 % interval of a fair share.", style="dim")]
