@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test ladder bench proto clean
+.PHONY: venv test ladder bench balance proto clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ ladder: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+balance: $(STAMP)
+	$(BIN)/python -m bench.balance_study
 
 proto: $(STAMP)
 	$(BIN)/python -m referee.protocol.generate
