@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import click
@@ -21,6 +21,8 @@ from rich.table import Table
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import Store, StoreError, default_db_path, version_log_path
+from referee.durations import DURATION, Duration, format_duration
+from referee.log_tail import last_lines
 from referee.sandbox import capabilities
 from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
 
@@ -28,6 +30,8 @@ DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
 DEFAULT_STABLE_BUDGET = 400
 DEFAULT_MOVE_TIME = 2.0
+MIN_MOVE_TIME = 0.01
+"""The least --move-time a ladder accepts: below it, every decision is late."""
 PIPE_WIDTH = 150
 EXIT_INTERRUPTED = 130
 """The shell's code for a run stopped by SIGINT."""
@@ -46,10 +50,12 @@ def make_console() -> Console:
 
 
 @contextmanager
-def open_store(db_path: Path | None) -> Iterator[Store]:
-    """The store, with a bad database file turned into one error line."""
+def open_store(db_path: Path | None, *, create: bool = True) -> Iterator[Store]:
+    """The store, with a bad database file turned into one error line.
+    Read-only commands pass `create=False`: a mistyped --db is then an
+    error naming the path, never a new empty store."""
     try:
-        store = Store(db_path or default_db_path())
+        store = Store(db_path or default_db_path(), create=create)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     try:
@@ -99,8 +105,10 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--name", default=None, help="The bot's ladder name (required unless bot.toml names it).")
 @click.option("--version", "version", default=None, help="The version label (default: bot.toml's, else v1, v2, ...).")
-@click.option("--startup-timeout", default=10.0, show_default=True, help="Seconds the bot gets to answer the handshake.")
-@click.option("--move-time", default=DEFAULT_MOVE_TIME, show_default=True, help="Seconds per decision in the validation match.")
+@click.option("--startup-timeout", type=DURATION, default="10s", show_default=True,
+              help="Time the bot gets to start and answer the handshake (10s, 500ms).")
+@click.option("--move-time", type=DURATION, default=format_duration(DEFAULT_MOVE_TIME), show_default=True,
+              help="Time per decision in the validation match (2s, 250ms).")
 @click.option("--game", "games", multiple=True,
               help="A game to validate and register the bot for (repeatable; default: the games its bot.toml "
                    "lists, or for a file every game its handshake names).")
@@ -123,7 +131,7 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
             done = do_submit(store, path, name=name, version=version, games=games,
                              startup_timeout=startup_timeout, move_time=move_time, limits=limits)
         except SubmissionError as exc:  # it may quote the submission (file names, bot.toml, the bot's words)
-            raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
+            raise click.ClickException(refusal(exc, exc.log)) from None
     plays = ", ".join(done.games)
     if done.new:
         twins = f"; identical to {', '.join(done.twins)}, rated as a bot of its own" if done.twins else ""
@@ -134,12 +142,22 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
                    f"(for {plays}); nothing to do")
 
 
+def refusal(exc: Exception, log: Path | None) -> str:
+    """A refused submission's message, and when the bot itself failed, the
+    last lines of its `log` (escaped: the bot's own words)."""
+    message = safe_line(exc, MESSAGE_LIMIT)
+    lines = last_lines(log) if log is not None else []
+    if lines:
+        message += "\nits last lines of output:\n" + "\n".join(f"  {line}" for line in lines)
+    return message
+
+
 @click.command()
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def bots(db_path: Path | None, as_json: bool) -> None:
     """List the registered bots and their versions."""
-    with open_store(db_path) as store:
+    with open_store(db_path, create=False) as store:
         rows = store.bots()
     if as_json:
         click.echo(json.dumps([
@@ -165,8 +183,8 @@ def bots(db_path: Path | None, as_json: bool) -> None:
 @click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Parallel worker processes (default: the number of CPUs, at most 4).")
-@click.option("--move-time", type=click.FloatRange(min=0.01), default=DEFAULT_MOVE_TIME, show_default=True,
-              help="Seconds per decision (the referee's deadline).")
+@click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
+              show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
 @click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
 @click.option("--recompute", is_flag=True, help="Recompute ratings from the stored results, compare, and exit.")
@@ -181,6 +199,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
            variants: tuple[str, ...], game: str, db_path: Path | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.pool import ProcessPool
+    from ladder.progress import ProgressLines
     from ladder.render import LiveView, standings_table
     from ladder.roster import command_line, register_builtins
     from ladder.runner import RealRunner
@@ -192,7 +211,11 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
     sizes = parse_players(players, game)
     variant = parse_variant(variants, game)
     console = make_console()
-    with open_store(db_path) as store:
+    with open_store(db_path) as store, ExitStack() as held:
+        try:  # one ladder per store: a second would play the planned matches again
+            held.enter_context(store.run_lock())
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from None
         if recompute:
             equal, skills = do_recompute(store, game)
             if equal:
@@ -215,7 +238,9 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
         factory = functools.partial(RealRunner, store.records_dir, TimeControl(move_time=move_time),
                                     store.root / "logs")
         pool = ProcessPool(workers or min(os.cpu_count() or 1, 4), factory)
-        with LiveView(store, game, budget, console=console) as view:
+        # a terminal gets the live view; a log (CI, a pipe) a line per finished match
+        view = LiveView(store, game, budget, console=console) if console.is_terminal else ProgressLines(store, budget)
+        with view:
             runner = Ladder(store, pool, config, lambda bot: command_line(bot, store), on_update=view.update,
                             on_warning=lambda text: console.print(f"warning: {safe_line(text)}", style="yellow",
                                                                   markup=False, highlight=False, soft_wrap=True))
@@ -247,7 +272,7 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
     from ladder.render import h2h_table, seats_table, standings_table
     from ladder.standings import standings, to_json
 
-    with open_store(db_path) as store:
+    with open_store(db_path, create=False) as store:
         if as_json:
             click.echo(json.dumps(to_json(store, game, h2h=h2h, seats=seats, include_retired=include_retired),
                                   indent=2))
@@ -274,7 +299,7 @@ def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | 
     from ladder.standings import forfeits_of
     from referee.sandbox.logpipe import rotated_path
 
-    with open_store(db_path) as store:
+    with open_store(db_path, create=False) as store:
         versions = store.bot_versions(name)
         chosen = [b for b in versions if (b.version == version if version else b.active)]
         if not chosen:

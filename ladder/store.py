@@ -12,9 +12,10 @@ Durability rules:
   crashed ladder plays it again after a restart.
 
 Files next to the database: `records/` (one JSON Lines record per match, for
-`referee replay`), `bots/` (the submitted bots, one folder per version) and
-`logs/` (the bots' output). Bots run under uids of their own and must read
-none of it (docs/security.md): the data folder it creates and these folders
+`referee replay`), `bots/` (the submitted bots, one folder per version),
+`logs/` (the bots' output) and `ladder.sqlite.lock`, held by the one ladder
+running on the store (`Store.run_lock`). Bots run under uids of their own
+and must read none of it (docs/security.md): the data folder it creates and these folders
 are mode 0700 and the database 0600; a bot's own folder is bound into its
 sandbox read-only when it plays.
 """
@@ -22,6 +23,8 @@ sandbox read-only when it plays.
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import fcntl
 import json
 import os
 import sqlite3
@@ -60,6 +63,16 @@ def _tighten(path: Path, mode: int) -> None:
         return
     if info.st_uid == os.geteuid() and info.st_mode & 0o777 != mode:
         path.chmod(mode)
+
+
+def _check_exists(path: Path) -> None:
+    """Raise StoreError unless `path` is an existing file (the database)."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder, not a ladder database; pass --db with the path of "
+                         f"its {DB_NAME}")
+    if not path.exists():
+        raise StoreError(f"no ladder database at {path}; check --db (or ${DATA_ENV}), or make one with "
+                         "`referee submit` or `referee ladder`")
 
 
 def version_log_path(logs_dir: Path, label: str) -> Path:
@@ -109,12 +122,18 @@ class SeatRow:
 class Store:
     """A ladder database and the folders beside it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        """Open the store at `path`, creating it (and its folders) if it
+        does not exist, unless `create` is False: then a missing database
+        is a StoreError, so a read-only command given a mistyped path says
+        so instead of showing an empty ladder it has just made."""
         self.path = Path(path)
         self.root = self.path.parent
         self.records_dir = self.root / "records"
         self.bots_dir = self.root / "bots"
         self.logs_dir = self.root / "logs"
+        if not create:
+            _check_exists(self.path)
         self._conn = self._connect()
 
     # -- opening ---------------------------------------------------------
@@ -190,6 +209,32 @@ class Store:
 
     def close(self) -> None:
         self._conn.close()
+
+    @contextmanager
+    def run_lock(self) -> Iterator[None]:
+        """Hold the store's run lock while a ladder runs on it: a second
+        ladder would plan the same matches and play every one twice. An
+        flock on `ladder.sqlite.lock`, so the kernel releases it when the
+        holder dies, however it dies; the file keeps the holder's pid for
+        the refusal. Raises StoreError if another process holds it."""
+        path = self.path.with_name(self.path.name + ".lock")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                    raise
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+                raise StoreError(
+                    f"another `referee ladder` (pid {holder}) is running on {self.path}; let it finish "
+                    "(or stop it with Ctrl-C) before starting one more, or pass --db with another store"
+                ) from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
     def __enter__(self) -> "Store":
         return self

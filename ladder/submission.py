@@ -56,7 +56,13 @@ VALIDATION_SEED = 20240601
 
 
 class SubmissionError(Exception):
-    """A submission was refused; the message says why and how to fix it."""
+    """A submission was refused; the message says why and how to fix it.
+    `log` is the bot's log when the bot itself failed (its last lines are
+    its author's first clue)."""
+
+    def __init__(self, message: str, log: Path | None = None) -> None:
+        super().__init__(message)
+        self.log = log
 
 
 @dataclass(frozen=True)
@@ -198,6 +204,7 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
     from referee.match import RefereeError, run_match
     from referee.process import BotProcess
     from referee.protocol.client import BotFault, TimeControl
+    from referee.records import FOOTER
 
     logs = Path(tempfile.mkdtemp(prefix="referee-submit-"))
     log_path = logs / f"{label}.log"
@@ -209,24 +216,29 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
         except BotFault as exc:
             raise SubmissionError(
                 f"{label} did not start and answer the handshake within {startup_timeout:g}s "
-                f"({exc.reason}: {exc.detail}); its output is in {log_path}"
+                f"({exc.reason}: {exc.detail}); its output is in {log_path}", log=log_path
             ) from None
         started.append(bot)
         games = _handshake_games(label, bot.info.games, games)
         for i in range(2):
             started.append(BotProcess.start(resolve_bot_command("random"), label=f"random-{i}"))
         for game in games:
+            forfeits: list[dict[str, object]] = []  # the footer's forfeit lines carry each one's detail
             try:
                 result = run_match(game, started, seed=VALIDATION_SEED, time_control=TimeControl(move_time=move_time),
-                                   match_id=f"validate-{label}-{game}")
+                                   match_id=f"validate-{label}-{game}",
+                                   on_event=lambda entry: forfeits.extend(entry["forfeits"] if entry["type"] == FOOTER else []))
             except RefereeError as exc:
                 raise SubmissionError(
                     f"the referee failed while validating {label} (not your bot's fault: {exc}); try again"
                 ) from None
             seat = result.seats[0]
             if seat.forfeit is not None:
+                detail = next((f": {f['detail']}" for f in forfeits if f.get("seat") == 0), "")
                 raise SubmissionError(
-                    f"{label} forfeited its validation match of {game} ({seat.forfeit}); its output is in {log_path}"
+                    f"{label} forfeited its validation match of {game} ({seat.forfeit}{detail}); "
+                    f"its output is in {log_path}",
+                    log=log_path,
                 )
     finally:
         for process in started:

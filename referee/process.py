@@ -244,8 +244,11 @@ def start_bots(
     startup_timeout: float = 10.0,
     log_dir: Path | None = None,
     policy: SandboxPolicy | None = None,
+    expose: Sequence[Sequence[Path]] = (),
 ) -> list[BotProcess]:
     """Start several bots at once (their start-up times overlap).
+    `expose[i]`, if given, are the folders bot i must read besides its
+    program's (`BotProcess.start`).
 
     A bot that fails to start becomes a `BotProcess.failed` placeholder, so
     the match can go on with that seat forfeited (DESIGN.md, Failure policy).
@@ -255,7 +258,8 @@ def start_bots(
         log_path = bot_log_path(log_dir, index, labels[index]) if log_dir else None
         try:
             return BotProcess.start(commands[index], label=labels[index], startup_timeout=startup_timeout,
-                                    log_path=log_path, policy=policy)
+                                    log_path=log_path, policy=policy,
+                                    expose=expose[index] if index < len(expose) else ())
         except BotFault as fault:
             log.warning("bot %s failed to start: %s", labels[index], fault.detail)
             return BotProcess.failed(labels[index], fault)
@@ -320,12 +324,18 @@ def _spawn(command: list[str], label: str, log_path: Path, policy: SandboxPolicy
 def code_paths(command: Sequence[str]) -> list[Path]:
     """What a bot started with `command` reads as its code: the folder of
     its program (the first word, or the script this interpreter runs) and
-    the bot SDK's packages. The sandbox binds in those a closed folder
-    hides and ignores the rest; their own file modes still apply."""
+    the bot SDK's packages; for a virtualenv's interpreter, the whole
+    virtualenv (its python is a link to the base interpreter, which finds
+    the virtualenv's packages from the link's folder and `pyvenv.cfg`). The
+    sandbox binds in those a closed folder hides and ignores the rest;
+    their own file modes still apply."""
     paths = list(_sdk_folders())
     program = command[0]
     if os.sep in program:
-        paths.append(Path(program).resolve().parent)
+        link_folder = Path(os.path.abspath(program)).parent
+        paths += [link_folder, Path(program).resolve().parent]
+        if (link_folder.parent / "pyvenv.cfg").is_file():
+            paths.append(link_folder.parent)
     if len(command) > 1 and os.path.realpath(program) == os.path.realpath(sys.executable) \
             and os.path.isabs(command[1]) and os.path.isfile(command[1]):
         paths.append(Path(command[1]).resolve().parent)

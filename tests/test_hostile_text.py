@@ -45,7 +45,7 @@ def test_play_shows_hostile_names_crashes_and_output_escaped(tmp_path: Path) -> 
     result = referee("play", "--bot", hostile(ESCAPE_NAME), "--bot", hostile(MARKUP_NAME), "--bot", "random",
                      "--seed", "3", "--move-time", "1s", "--record", str(record))
     assert_shown_safely(result)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the hostile seats forfeited
     assert "forfeits" in result.output and "\\x1b" in result.output  # said, escaped
     assert MARKUP_NAME in result.output  # markup shown as the text it is
     replayed = referee("replay", str(record))

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from ladder.store import Store
 from referee.cli.main import cli
 
 BOT_SOURCE = """\
@@ -68,8 +69,10 @@ def snapshot(db: Path) -> tuple[str, list[str]]:
 
 @pytest.fixture()
 def db(tmp_path: Path) -> Path:
+    """An empty store (made as `referee submit` makes one: `referee bots`
+    only reads a store, it never makes one)."""
     path = tmp_path / "data" / "ladder.sqlite"
-    assert referee("bots", "--db", str(path)).exit_code == 0
+    Store(path).close()
     return path
 
 
@@ -104,14 +107,23 @@ def test_a_good_folder_with_a_manifest_is_registered(tmp_path: Path, db: Path) -
 
 
 def refused(db: Path, *args: str) -> str:
-    """Submit, expect a refusal with one clear line, and the store unchanged."""
+    """Submit, expect a refusal with one clear line (and, when the bot
+    itself failed, the last lines of its output), and the store unchanged."""
     before = snapshot(db)
     result = referee("submit", *args, "--db", str(db))
     assert result.exit_code != 0
     lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert lines[0].startswith("Error: "), result.output
+    assert lines[1:] == [] or (lines[1] == "its last lines of output:" and
+                               all(line.startswith("  ") for line in lines[2:])), result.output
     assert snapshot(db) == before
     return lines[0]
+
+
+def output_shown(result_output: str) -> list[str]:
+    """The bot's log lines a refusal shows (after "its last lines of output:")."""
+    lines = result_output.splitlines()
+    return [line.strip() for line in lines[lines.index("its last lines of output:") + 1:]]
 
 
 def test_a_missing_file_is_refused(tmp_path: Path, db: Path) -> None:
@@ -165,6 +177,24 @@ def test_a_bot_that_never_answers_the_handshake_is_refused(tmp_path: Path, db: P
 def test_a_bot_that_fails_its_validation_match_is_refused(tmp_path: Path, db: Path) -> None:
     bot = script(tmp_path / "crasher.py", CRASHING_SOURCE)
     assert "forfeited its validation match" in refused(db, str(bot), "--name", "crasher", "--move-time", "0.5")
+
+
+def test_a_refusal_shows_the_failing_bots_last_lines_of_output(tmp_path: Path, db: Path) -> None:
+    """Not only the name of a log the author must go and find: its last
+    lines, escaped (a terminal escape the bot printed arrives as text)."""
+    source = BOT_SOURCE.replace(
+        "return legal_actions[0]",
+        "import os, sys; print('giving up: no strategy for \\x1b[2J this', file=sys.stderr, flush=True); os._exit(3)")
+    bot = script(tmp_path / "quitter.py", source)
+    line = refused(db, str(bot), "--name", "quitter", "--move-time", "500ms")
+    assert "forfeited its validation match of gnadenlos (crashed: " in line and "exit code 3" in line
+    result = referee("submit", str(bot), "--name", "quitter", "--move-time", "500ms", "--db", str(db))
+    shown = output_shown(result.output)
+    assert "giving up: no strategy for \\x1b[2J this" in shown and "\x1b" not in result.output
+    silent = script(tmp_path / "mute.py", "import sys\nprint('cannot find my weights', file=sys.stderr)\n"
+                                          "raise SystemExit(1)\n")
+    result = referee("submit", str(silent), "--name", "mute", "--db", str(db))
+    assert "did not start" in result.output and output_shown(result.output) == ["cannot find my weights"]
 
 
 def test_a_built_in_name_cannot_be_taken(tmp_path: Path, db: Path) -> None:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from referee.builtins import BotCommandError, resolve_bot_command
 from referee.cli.main import cli
-from referee.cli.play import parse_duration
+from referee.durations import parse_duration
 
 SPY = Path(__file__).parent / "bots" / "misbehave_spy.py"
 
@@ -98,7 +98,8 @@ def test_builtin_names_and_command_lines_resolve(tmp_path: Path) -> None:
 
     with pytest.raises(BotCommandError, match="not found on PATH"):
         resolve_bot_command("no-such-program-xyz")
-    with pytest.raises(BotCommandError, match="positive number"):
+    assert resolve_bot_command("mcts:250ms") == [sys.executable, "-m", "bots.mcts", "--move-time", "0.25"]
+    with pytest.raises(BotCommandError, match="is not a time"):
         resolve_bot_command("mcts:fast")
     script = tmp_path / "bot.sh"
     script.write_text("#!/bin/sh\n")
@@ -123,7 +124,7 @@ def test_a_bot_that_cannot_start_forfeits_and_its_output_is_shown() -> None:
     result = CliRunner().invoke(cli, ["play", "--bot", "random", "--bot", "random",
                                       "--bot", "sh -c 'echo no luck today >&2; exit 3'",
                                       "--seed", "3", "--move-time", "0.3", "--json"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a seat forfeited
     summary = json.loads(result.stdout)
     assert summary["forfeits"] == {"2": "startup"} and summary["ranks"][2] == 2
     assert "no luck today" in result.stderr

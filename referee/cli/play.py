@@ -1,29 +1,40 @@
 """`referee play`: one match between bot processes, shown as it happens.
 
-Each --bot is a built-in name (random, heuristic, mcts, mcts:SECONDS) or a
-command line. The bots are started at once, the match runs under the
-referee (time control, failure policy, record), and the table is printed
-as the match goes, as a spectator sees it (public information only: G-10,
-S-8) — Gnadenlos!'s every turn, Saboteur's maze whenever it changes. With
---json only the result is printed, as one JSON object.
+Each --bot is a built-in name (random, heuristic, mcts, mcts:250ms), a bot
+folder with a bot.toml, the name of a bot registered in the ladder's store,
+or a command line (`./mybot`, `node bot.js`). The bots are started at
+once, the match runs under the referee (time control, failure policy,
+record), and the table is printed as the match goes, as a spectator sees
+it (public information only: G-10, S-8) — Gnadenlos!'s every turn,
+Saboteur's maze whenever it changes. With --json only the result is
+printed, as one JSON object.
+
+The exit status tells a script or CI job whether every bot held up: 0,
+or EXIT_BOT_FAILED when a seat forfeited (with --strict also when a bot
+drew a strike); then each failing bot's reason, detail and last log lines
+are shown (and in --json), and the bots' logs are kept.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
+import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
+
 import click
 from rich.console import Console
 from rich.text import Text
 
-from referee.builtins import BotCommandError, resolve_bot_command
+from referee.builtins import BUILTIN_BOTS, BotCommand, BotCommandError, is_builtin, resolve_bot
+from referee.durations import DURATION, DURATION_OR_ZERO
 from referee.games import load_game
 from referee.games.base import parse_variant
-from referee.match import RefereeError, run_match
+from referee.log_tail import last_lines
+from referee.match import MatchResult, RefereeError, run_match
 from referee.process import bot_log_path, start_bots
 from referee.sandbox import capabilities
 from referee.protocol.client import GRACE, TimeControl
@@ -32,34 +43,45 @@ from referee.render import MatchView
 from referee.replay import Replayer
 from referee.untrusted import safe_line, safe_text
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m)?\s*$")
+EXIT_BOT_FAILED = 1
+"""Exit status of a match played to the end in which a bot failed: a seat
+forfeited (or, with --strict, drew a strike)."""
+
+EXIT_REFEREE_ERROR = 2
+"""Exit status when the referee itself failed (not a bot's fault)."""
 
 
-def parse_duration(text: str) -> float:
-    """Seconds from "1s", "250ms", "0.5" (seconds) or "2m". Raises ValueError."""
-    match = _DURATION.match(text)
-    if not match:
-        raise ValueError(f"not a duration: {text!r} (e.g. 1s, 250ms, 0.5)")
-    value = float(match.group(1))
-    return value * {"ms": 0.001, "s": 1.0, "m": 60.0, None: 1.0}[match.group(2)]
+def resolve_seat(spec: str, game: str, db_path: Path | None) -> BotCommand:
+    """The bot a --bot spec names, checked to play `game` where that is
+    known before it starts. Raises BotCommandError."""
+    # The command line composes the layers (referee.cli.main): bot folders
+    # and registered bots are the ladder's to read.
+    from ladder.named_bots import folder_bot, registered_bot
+
+    text = spec.strip()
+    if is_builtin(text):
+        bot = resolve_bot(text)
+    elif Path(text).is_dir():
+        bot = folder_bot(Path(text))
+    elif text and not any(char.isspace() or char == "/" for char in text):
+        bot = registered_bot(text, db_path) or _command(text)
+    else:
+        bot = resolve_bot(text)
+    if bot.games is not None and game not in bot.games:
+        raise BotCommandError(f"{bot.label} plays {', '.join(bot.games)}, not {game}: its bot.toml's games "
+                              "say so (or choose --game)")
+    return bot
 
 
-def _duration(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
-    if value is None:
-        return None
+def _command(word: str) -> BotCommand:
+    """A one-word spec that names no registered bot: a program or a file."""
     try:
-        seconds = parse_duration(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
-    if seconds <= 0 and param.name != "time_bank":
-        raise click.BadParameter("must be more than 0", ctx=ctx, param=param)
-    return seconds
-
-
-def bot_label(spec: str) -> str:
-    """A short name for a bot spec: the built-in's name or the program's file name."""
-    first = spec.split()[0] if spec.split() else spec
-    return Path(first).name if "/" in first else first
+        return resolve_bot(word)
+    except BotCommandError:
+        raise BotCommandError(
+            f"--bot {word!r} is not a built-in bot ({', '.join(BUILTIN_BOTS)}), a bot folder, a bot "
+            "registered in the ladder's store (--db), a program on PATH nor a file here"
+        ) from None
 
 
 class LiveView:
@@ -89,44 +111,79 @@ class LiveView:
                                          "bold red"))
 
 
-LOG_TAIL_LINES = 10
-"""Lines of a forfeiting bot's output shown after the match (its author's first clue)."""
+class FooterCatcher:
+    """Passes record lines on to `then` and keeps the footer, whose
+    forfeit lines carry each forfeit's detail."""
+
+    def __init__(self, then: LiveView | None) -> None:
+        self.then = then
+        self.footer: Entry | None = None
+
+    def __call__(self, entry: Entry) -> None:
+        if entry["type"] == FOOTER:
+            self.footer = entry
+        if self.then is not None:
+            self.then(entry)
 
 
-def _show_log_tail(console: Console, path: Path, seat: int) -> None:
-    try:
-        lines = path.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:]
-    except OSError:
-        return
-    if lines:
-        console.print(safe_text(f"last lines of seat {seat}'s output ({path}):", "dim"))
-        for line in lines:  # the bot's own words
-            console.print(f"  {safe_line(line)}", markup=False, highlight=False)
+def _failures(result: MatchResult, footer: Entry | None, logs: Path,
+              bots: list[BotCommand]) -> dict[int, dict[str, Any]]:
+    """Per forfeiting seat: its reason, detail (escaped), log and the log's
+    last lines (escaped)."""
+    details = {entry["seat"]: entry["detail"] for entry in (footer or {}).get("forfeits", [])}
+    failures = {}
+    for seat in result.seats:
+        if seat.forfeit is None:
+            continue
+        log = bot_log_path(logs, seat.seat, bots[seat.seat].label)
+        failures[seat.seat] = {"forfeit_detail": safe_line(details.get(seat.seat, "")),
+                               "log": str(log) if log.exists() else None, "log_tail": last_lines(log)}
+    return failures
+
+
+def _show_failures(console: Console, failures: dict[int, dict[str, Any]]) -> None:
+    for seat, failure in failures.items():
+        lines = failure["log_tail"]
+        if not lines:
+            continue
+        console.print(Text(f"last lines of seat {seat}'s output ({failure['log']}):", "dim"))
+        for line in lines:  # the bot's own words, already escaped
+            console.print(f"  {line}", markup=False, highlight=False)
 
 
 @click.command()
 @click.option("--game", default="gnadenlos", show_default=True, help="The game to play.")
-@click.option("--bot", "bots", multiple=True, required=True, metavar="CMD",
-              help="A bot per seat, in seat order: a built-in (random, heuristic, mcts, mcts:0.05) "
-                   "or a command line. Repeat for each seat.")
+@click.option("--bot", "bots", multiple=True, required=True, metavar="BOT",
+              help="A bot per seat, in seat order: a built-in (random, heuristic, mcts, mcts:250ms), a bot "
+                   "folder with a bot.toml, a registered bot's name (NAME or NAME@VERSION, see --db) or a "
+                   "command line (./mybot, 'node bot.js'). Repeat for each seat.")
 @click.option("--seed", type=int, default=None, help="The deal's seed [default: a random one, shown].")
-@click.option("--move-time", default="1s", show_default=True, callback=_duration,
+@click.option("--move-time", type=DURATION, default="1s", show_default=True,
               help="Time per decision (1s, 250ms, 0.5).")
-@click.option("--time-bank", default=None, callback=_duration,
-              help="Extra time per seat for the whole match; time beyond --move-time is drawn from it.")
+@click.option("--time-bank", type=DURATION_OR_ZERO, default=None,
+              help="Extra time per seat for the whole match (e.g. 10s); time beyond --move-time is drawn from it.")
 @click.option("--variant", "variants", multiple=True, metavar="OPTION[=VALUE][,...]",
               help="A variant option, e.g. setup=advanced or gunfight_opt_out. Repeatable.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the match record (JSON Lines) here.")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Keep each bot's stdout/stderr here [default: a temporary folder, removed].")
-@click.option("--startup-timeout", default="10s", show_default=True, callback=_duration,
+              help="Keep each bot's stdout/stderr here [default: a temporary folder, removed unless a bot "
+                   "failed].")
+@click.option("--startup-timeout", type=DURATION, default="10s", show_default=True,
               help="How long a bot may take to start and answer the handshake.")
+@click.option("--strict", is_flag=True,
+              help=f"Exit with status {EXIT_BOT_FAILED} on any strike too, not only on a forfeit.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The ladder store whose registered bots --bot may name (default: $REFEREE_DATA/ladder.sqlite "
+                   "or ./data/ladder.sqlite); only read.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as one JSON object.")
 def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, time_bank: float | None,
          variants: tuple[str, ...], record_path: Path | None, log_dir: Path | None,
-         startup_timeout: float, as_json: bool) -> None:
-    """Play one match between bot processes and show it as it happens."""
+         startup_timeout: float, strict: bool, db_path: Path | None, as_json: bool) -> None:
+    """Play one match between bot processes and show it as it happens.
+
+    Exits with status 1 when a seat forfeited (with --strict: also on a
+    strike), 2 when the referee failed."""
     try:
         rules = load_game(game)
         rules.check_seats(len(bots))
@@ -137,7 +194,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        commands = [resolve_bot_command(spec) for spec in bots]
+        seats = [resolve_seat(spec, rules.name, db_path) for spec in bots]
     except BotCommandError as exc:
         raise click.UsageError(str(exc)) from None
     if seed is None:
@@ -145,23 +202,44 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
     time_control = TimeControl(move_time=move_time, time_bank=time_bank, grace=GRACE)
     console = Console(stderr=as_json)
     click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
-    with tempfile.TemporaryDirectory(prefix="referee-play-") as scratch:
-        logs = log_dir or Path(scratch)
-        processes = start_bots(commands, [bot_label(spec) for spec in bots],
-                               startup_timeout=startup_timeout, log_dir=logs)
-        try:
-            result = run_match(rules.name, processes, seed=seed, variant=variant, time_control=time_control,
-                               record_path=record_path, on_event=None if as_json else LiveView(console))
-        except RefereeError as exc:
-            console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
-            sys.exit(2)
-        finally:
-            for process in processes:
-                process.close()
-        for seat in result.seats:
-            if seat.forfeit:
-                _show_log_tail(console, bot_log_path(logs, seat.seat, processes[seat.seat].label), seat.seat)
+    logs = log_dir or Path(tempfile.mkdtemp(prefix="referee-play-"))
+    failed = False
+    try:
+        result, failures = _play(rules.name, seats, seed, variant, time_control, record_path, logs,
+                                 startup_timeout, console, as_json)
+        failed = bool(failures) or (strict and any(seat.strikes for seat in result.seats))
+    finally:
+        if log_dir is None and not failed:
+            shutil.rmtree(logs, ignore_errors=True)
+    _show_failures(console, failures)
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        summary = result.to_json()
+        for entry in summary["seats"]:
+            entry.update(failures.get(entry["seat"], {}))
+        click.echo(json.dumps(summary))
     elif record_path is not None:
         console.print(f"record: {record_path}   replay: referee replay {record_path} --verify")
+    if failed:
+        if log_dir is None:
+            console.print(f"the bots' logs are kept in {logs}", markup=False, highlight=False)
+        sys.exit(EXIT_BOT_FAILED)
+
+
+def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str], time_control: TimeControl,
+          record_path: Path | None, logs: Path, startup_timeout: float, console: Console,
+          as_json: bool) -> tuple[MatchResult, dict[int, dict[str, Any]]]:
+    """Start the bots, play the match, close the bots; the result and each
+    forfeiting seat's failure (see `_failures`)."""
+    processes = start_bots([list(seat.argv) for seat in seats], [seat.label for seat in seats],
+                           startup_timeout=startup_timeout, log_dir=logs, expose=[seat.expose for seat in seats])
+    catcher = FooterCatcher(None if as_json else LiveView(console))
+    try:
+        result = run_match(game, processes, seed=seed, variant=variant, time_control=time_control,
+                           record_path=record_path, on_event=catcher)
+    except RefereeError as exc:
+        console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
+        sys.exit(EXIT_REFEREE_ERROR)
+    finally:
+        for process in processes:
+            process.close()
+    return result, _failures(result, catcher.footer, logs, seats)
