@@ -1,8 +1,9 @@
 """The ladder's commands: `referee submit`, `bots`, `ladder`, `table` and `logs`.
 
 Registered in referee/cli/main.py's lazy command table; each command opens
-the store (default `$REFEREE_DATA/ladder.sqlite` or `./data/ladder.sqlite`)
-and turns every expected failure into one clear error line.
+the store (default `$REFEREE_DATA/ladder.sqlite` or `./data/ladder.sqlite`;
+`submit` and `ladder` make it if it is missing, `bots`, `table` and `logs`
+only read it) and turns every expected failure into one clear error line.
 """
 
 from __future__ import annotations
