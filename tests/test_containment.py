@@ -151,6 +151,28 @@ def test_two_bots_at_one_table_share_no_channel_but_the_protocol(tmp_path: Path,
     assert seen["visible_pids"] < 16  # its own tree in its PID namespace, not the machine's processes
 
 
+def test_the_machine_wide_counters_of_proc_are_masked(tmp_path: Path) -> None:
+    """/proc belongs to the bot's PID namespace, but some of its files show
+    the whole machine: another bot's threads (loadavg), CPU time (stat,
+    uptime) and memory (meminfo) moved them, a channel of over 100 bits/s.
+    The jail shows fixed stand-ins and empty files instead."""
+    code = """
+import json, os
+read = lambda name: open("/proc/" + name).read()
+print(json.dumps({"loadavg": read("loadavg"), "stat": read("stat"), "uptime": read("uptime"),
+                  "meminfo": read("meminfo"), "vmstat": read("vmstat"), "file-nr": read("sys/fs/file-nr"),
+                  "pressure": os.listdir("/proc/pressure"), "cpus": os.cpu_count()}))
+"""
+    proc = spawn([sys.executable, "-c", code], log_path=tmp_path / "bot.log")
+    proc.wait(60)
+    proc.kill_tree()
+    seen = json.loads(proc.read_log())
+    assert seen["loadavg"] == "0.00 0.00 0.00 1/1 1\n" and seen["uptime"] == "0.00 0.00\n"
+    assert "processes 1\n" in seen["stat"] and "ctxt 0\n" in seen["stat"]
+    assert seen["vmstat"] == seen["file-nr"] == "" and seen["pressure"] == []
+    assert "MemFree:" in seen["meminfo"] and seen["cpus"] >= 1  # runtimes still find what they look for
+
+
 # ------------------------------------------------------------ property 6
 
 

@@ -143,10 +143,12 @@ def _jail_works(binary: str, uid: int | None) -> bool:
     check = ("import os,sys; s=open('/proc/self/status').read(); "
              "sys.exit(0 if 'Seccomp:\\t2' in s and os.getpid() == 1 else 3)")
     with tempfile.TemporaryDirectory(prefix="referee-probe-") as folder:
+        jail.write_proc_stand_ins(folder, None)
         spec = jail.JailSpec(
-            argv=(sys.executable, "-I", "-S", "-c", check), program=sys.executable, env=(), cwd="/", uid=uid, writable=(),
+            argv=(sys.executable, "-I", "-S", "-c", check), program=sys.executable, env=(), cwd="/", uid=uid,
+            writable=(),
             readable=tuple(dict.fromkeys((sys.base_prefix, sys.prefix, os.path.dirname(sys.executable)))),
-            tmpfs_bytes=1024 * 1024, rlimits=(), seccomp_policy=seccomp.policy(), log_fd=2,
+            tmpfs_bytes=1024 * 1024, rlimits=(), seccomp_policy=seccomp.policy(), proc_stand_ins=folder, log_fd=2,
         )
         try:
             done = subprocess.run(jail.command(binary, spec), capture_output=True, timeout=PROBE_TIMEOUT,

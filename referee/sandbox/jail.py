@@ -52,6 +52,22 @@ LOG_FD = 3
 """The descriptor nsjail writes its own log to in the sandbox (the
 supervisor reads it for the bot's exit status)."""
 
+PROC_STATIC = ("loadavg", "stat", "meminfo", "uptime")
+"""Files of /proc that show the whole machine, not the jail's PID namespace:
+another bot moves their numbers (its threads, its CPU time, its memory),
+so each could carry notes between bots at a table (the thread count in
+loadavg alone carried over 100 bits/s, docs/benchmarks.md). The jail gets
+fixed stand-ins (`proc_stand_ins`), formatted as the kernel's so runtimes
+that read them (CPU count, memory size) still work."""
+
+PROC_EMPTY = ("vmstat", "schedstat", "diskstats", "interrupts", "softirqs", "zoneinfo", "buddyinfo",
+              "pagetypeinfo", "keys", "key-users", "sys/fs/file-nr", "sys/fs/inode-nr",
+              "sys/kernel/random/entropy_avail")
+"""More machine-wide counters, shown empty (bound over with /dev/null)."""
+
+PROC_HIDDEN_FOLDERS = ("pressure",)
+"""Machine-wide pressure figures, hidden under an empty tmpfs."""
+
 PRIVATE_TMPFS = ("/tmp", "/dev/shm")
 """Fresh, size-limited tmpfs of the bot's own (multiprocessing needs
 /dev/shm for its semaphores)."""
@@ -75,6 +91,8 @@ class JailSpec:
     rlimits: tuple[tuple[str, str], ...]
     """(nsjail flag, value) pairs, e.g. ("--rlimit_as", "2048")."""
     seccomp_policy: str
+    proc_stand_ins: str
+    """A folder holding `PROC_STATIC`'s stand-ins (`write_proc_stand_ins`)."""
     log_fd: int = LOG_FD
     network: bool = False
     """Share the host's network (only for trusted programs and tests)."""
@@ -83,7 +101,7 @@ class JailSpec:
 def command(binary: str, spec: JailSpec) -> list[str]:
     """The nsjail command line that runs `spec.argv` in its jail."""
     args = [binary, "--mode", "o", "--log_fd", str(spec.log_fd), "--time_limit", "0", "--exec_file", spec.program,
-            "--hostname", "bot", "--iface_no_lo", "--forward_signals", "--nice_level", "0",
+            "--hostname", "bot", "--disable_proc", "--iface_no_lo", "--forward_signals", "--nice_level", "0",
             "--cwd", spec.cwd, "--seccomp_string", spec.seccomp_policy]
     if spec.network:
         args += ["--disable_clone_newnet"]
@@ -94,6 +112,7 @@ def command(binary: str, spec: JailSpec) -> list[str]:
     for folder in PRIVATE_TMPFS:
         args += ["--mount", f"none:{folder}:tmpfs:size={spec.tmpfs_bytes},mode=1777"]
     args += _system_mounts()
+    args += _proc_mounts(spec.proc_stand_ins)
     for path in outermost(spec.readable, covered=SYSTEM_FOLDERS):
         args += ["--bindmount_ro", path]
     for path in spec.writable:
@@ -114,6 +133,48 @@ def _system_mounts() -> list[str]:
         if os.path.exists(path):
             args += ["--bindmount_ro", path]
     return args
+
+
+def _proc_mounts(stand_ins: str) -> list[str]:
+    """A /proc of the jail's PID namespace, its machine-wide counters masked.
+    (nsjail's own /proc would be mounted after every bind, over the masks.)"""
+    args = ["--mount", "none:/proc:proc:"]
+    for name in PROC_STATIC:
+        args += ["--bindmount_ro", f"{os.path.join(stand_ins, name)}:/proc/{name}"]
+    for name in PROC_EMPTY:
+        if _readable_by_all(f"/proc/{name}"):  # the others a bot's uid cannot read anyway
+            args += ["--bindmount_ro", f"/dev/null:/proc/{name}"]
+    for name in PROC_HIDDEN_FOLDERS:
+        if os.path.isdir(f"/proc/{name}"):
+            args += ["--mount", f"none:/proc/{name}:tmpfs:size=4096,mode=0555"]
+    return args
+
+
+def _readable_by_all(path: str) -> bool:
+    try:
+        return bool(os.stat(path).st_mode & 0o004)
+    except OSError:
+        return False
+
+
+def write_proc_stand_ins(folder: str, memory_bytes: int | None) -> None:
+    """Write `PROC_STATIC`'s fixed stand-ins into `folder`: an idle machine
+    with this machine's CPUs and the bot's memory limit as its memory."""
+    cpus = os.cpu_count() or 1
+    kib = (memory_bytes or 2 << 30) // 1024
+    idle = "0 0 0 0 0 0 0 0 0 0"
+    texts = {
+        "loadavg": "0.00 0.00 0.00 1/1 1\n",
+        "uptime": "0.00 0.00\n",
+        "stat": "".join([f"cpu  {idle}\n", *(f"cpu{i} {idle}\n" for i in range(cpus)),
+                         "intr 0\nctxt 0\nbtime 0\nprocesses 1\nprocs_running 1\nprocs_blocked 0\nsoftirq 0\n"]),
+        "meminfo": "".join(f"{key}:{value:>16} kB\n" for key, value in (
+            ("MemTotal", kib), ("MemFree", kib), ("MemAvailable", kib), ("Buffers", 0), ("Cached", 0),
+            ("SwapTotal", 0), ("SwapFree", 0))),
+    }
+    for name, text in texts.items():
+        with open(os.path.join(folder, name), "w") as handle:
+            handle.write(text)
 
 
 def outermost(paths: Sequence[str], covered: Sequence[str] = ()) -> list[str]:

@@ -67,9 +67,11 @@ class Sandbox:
             self.socket_dir = self.box_dir / "sock"
             self.referee_dir = self.box_dir / "referee"
             """The referee's own folder, never bound into the jail: a claimed
-            socket is moved here, out of the bot's reach."""
+            socket is moved here, out of the bot's reach, and the stand-ins
+            of /proc's machine-wide files are written here."""
             for folder in (self.workdir, self.socket_dir, self.referee_dir):
                 folder.mkdir(mode=0o700)
+            jail.write_proc_stand_ins(str(self.referee_dir), self.policy.limits.tree_memory_bytes)
             if self.uid is not None:
                 for folder in (self.workdir, self.socket_dir):
                     os.chown(folder, self.uid, self.uid)
@@ -147,7 +149,8 @@ class Sandbox:
             uid=self.uid if self.uid is not None else (0 if self.caps.root else None),
             writable=(str(self.workdir), str(self.socket_dir)), readable=tuple(self.readable(expose)),
             tmpfs_bytes=self.policy.limits.tmpfs_bytes, rlimits=self._rlimits(),
-            seccomp_policy=seccomp.policy(), network=not self.policy.isolate_network,
+            seccomp_policy=seccomp.policy(), proc_stand_ins=str(self.referee_dir),
+            network=not self.policy.isolate_network,
         )
 
     def _rlimits(self) -> tuple[tuple[str, str], ...]:
