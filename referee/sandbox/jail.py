@@ -20,17 +20,16 @@ nsjail (Google's process isolation tool, shipped as a binary in the
 The limits of the whole tree (CPU share, memory, processes) are the bot's
 control group's (`cgroups.py`), which nsjail is started in.
 
-Standard library only: the supervisor imports it to read nsjail's log.
+nsjail's own log (how the bot ended) is read by `jail_log.py`.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import re
-import signal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from referee.sandbox.jail_log import LOG_FD
 
 SYSTEM_FOLDERS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
 """The system's programs and libraries (on a merged-/usr system /bin and the
@@ -47,10 +46,6 @@ users and groups, certificates. No secrets: /etc/shadow and the machine's
 configuration stay out."""
 
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
-
-LOG_FD = 3
-"""The descriptor nsjail writes its own log to in the sandbox (the
-supervisor reads it for the bot's exit status)."""
 
 PROC_STATIC = ("loadavg", "stat", "meminfo", "uptime")
 """Files of /proc that show the whole machine, not the jail's PID namespace:
@@ -195,50 +190,3 @@ def inside(path: str, folder: str) -> bool:
 
 def environment(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(env.items()))
-
-
-# ------------------------------------------------------------ nsjail's log
-
-_EXITED = re.compile(r"exited with status: (-?\d+)")
-_SIGNALLED = re.compile(r"terminated with signal: \w+ \((\d+)\)")
-_EXEC_FAILED = re.compile(r"execve\('(.*)'\) failed: (.*)$")
-_ERRNO_BY_TEXT = {os.strerror(code): code for code in errno.errorcode}
-
-
-@dataclass(frozen=True)
-class JailReport:
-    """What nsjail said about its one process."""
-
-    returncode: int | None = None
-    """The bot's exit code, negative for a signal (as subprocess says it);
-    None if nsjail did not say (it was killed itself)."""
-    exec_errno: int | None = None
-    """Set when the program could not be executed in the jail."""
-    exec_message: str = ""
-
-
-def read_report(log: str) -> JailReport:
-    """Parse nsjail's log (its --log_fd output) for the bot's end."""
-    returncode: int | None = None
-    exec_errno: int | None = None
-    message = ""
-    for line in log.splitlines():
-        if failed := _EXEC_FAILED.search(line):
-            message = f"{failed.group(1)}: {failed.group(2)}"
-            exec_errno = _ERRNO_BY_TEXT.get(failed.group(2).strip(), errno.ENOEXEC)
-        elif exited := _EXITED.search(line):
-            returncode = int(exited.group(1))
-        elif signalled := _SIGNALLED.search(line):
-            returncode = -int(signalled.group(1))
-    if exec_errno is not None and returncode == -signal.SIGKILL:
-        returncode = None  # nsjail kills its child when the exec fails: not the bot's end
-    return JailReport(returncode, exec_errno, message)
-
-
-def failed_setup(log: str) -> str | None:
-    """nsjail's own error when it could not build the jail (a mount, a
-    namespace the kernel refuses), or None."""
-    for line in log.splitlines():
-        if line.startswith(("[E]", "[F]")) and "execve(" not in line:
-            return line.split("] ", 1)[-1].strip()
-    return None

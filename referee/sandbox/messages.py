@@ -13,16 +13,15 @@ reason, cpu_seconds and max_rss_bytes.
 from __future__ import annotations
 
 import marshal
-from typing import Any
 
 
-def frame(message: dict[str, Any]) -> bytes:
+def frame(message: dict[str, object]) -> bytes:
     """One message, ready to write."""
     data = marshal.dumps(message)
     return len(data).to_bytes(4, "little") + data
 
 
-def unframe(buffer: bytes) -> tuple[list[dict[str, Any]], bytes]:
+def unframe(buffer: bytes) -> tuple[list[dict[str, object]], bytes]:
     """The complete messages at the start of `buffer`, and the rest."""
     messages = []
     while len(buffer) >= 4:

@@ -31,12 +31,11 @@ import select
 import signal
 import sys
 import time
-from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the standard-library siblings below
 
 import cgroups  # noqa: E402
-import jail  # noqa: E402
+import jail_log  # noqa: E402
 import messages  # noqa: E402
 import proctable  # noqa: E402
 import removal  # noqa: E402
@@ -61,7 +60,7 @@ def prctl(option: int, value: int) -> None:
 
 
 class Supervisor:
-    def __init__(self, cfg: dict[str, Any]) -> None:
+    def __init__(self, cfg: dict) -> None:
         self.cfg = cfg
         self.status_fd: int = cfg["status_fd"]
         self.control_fd: int = cfg["control_fd"]
@@ -77,7 +76,7 @@ class Supervisor:
         self.term_requested = False
         self.signalled = False
 
-    def report(self, **event: Any) -> None:
+    def report(self, **event: object) -> None:
         try:
             os.write(self.status_fd, messages.frame(event))
         except OSError:
@@ -127,15 +126,15 @@ class Supervisor:
             if os.getppid() != referee:
                 os._exit(1)
             os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-            os.dup2(log_w, jail.LOG_FD)
-            os.closerange(jail.LOG_FD + 1, 1 << 16)
+            os.dup2(log_w, jail_log.LOG_FD)
+            os.closerange(jail_log.LOG_FD + 1, 1 << 16)
             argv = self.cfg["jail_argv"]
             os.execve(argv[0], argv, {})
         except BaseException as exc:  # never return into the supervisor's code
             os.write(2, f"sandbox: cannot start the jail: {exc}\n".encode())
         os._exit(127)
 
-    def await_exec(self, log_r: int) -> dict[str, Any] | None:
+    def await_exec(self, log_r: int) -> dict[str, object] | None:
         """Wait until the bot's program runs in the jail (or already ran and
         ended); None then, else what went wrong (errno and message)."""
         deadline = time.monotonic() + self.cfg["start_timeout"]
@@ -152,15 +151,15 @@ class Supervisor:
             time.sleep(START_POLL)
         return {"errno": 0, "message": "the bot's program did not start within the start-up timeout"}
 
-    def _start_failure(self, log_r: int) -> dict[str, Any] | None:
+    def _start_failure(self, log_r: int) -> dict[str, object] | None:
         """nsjail ended before we saw the bot run: why (None if the bot ran
         and ended by itself, too fast to be seen)."""
         self._drain_log(log_r)
         text = self.jail_log.decode(errors="replace")
-        report = jail.read_report(text)
+        report = jail_log.read_report(text)
         if report.exec_errno is not None:
             return {"errno": report.exec_errno, "message": report.exec_message}
-        problem = jail.failed_setup(text)
+        problem = jail_log.failed_setup(text)
         if report.returncode is not None and problem is None:
             return None
         return {"errno": 0, "message": f"the jail could not be built: {problem or 'nsjail ended at once'}"}
@@ -261,10 +260,10 @@ class Supervisor:
                 pass  # the sweep of a later sandbox retries
         removal.remove_tree(self.cfg["box_dir"])
 
-    def exit_fields(self) -> dict[str, Any]:
+    def exit_fields(self) -> dict[str, object]:
         import resource
 
-        report = jail.read_report(self.jail_log.decode(errors="replace"))
+        report = jail_log.read_report(self.jail_log.decode(errors="replace"))
         returncode = report.returncode
         if returncode is None:
             returncode = -signal.SIGKILL  # nsjail died before it could say: we killed it
