@@ -8,9 +8,10 @@ holds: if a worker dies, that match is reported as a `worker_crash` failure
 (retried, never rated) and a fresh worker takes its place.
 
 Stopping: idle workers get a stop message; busy ones (on Ctrl-C) get
-SIGTERM, which unwinds the running match and closes the worker's bots. A
-worker also gets SIGTERM when the ladder process itself dies (Linux
-PR_SET_PDEATHSIG), so a killed ladder leaves no orphans behind.
+SIGTERM, which ends the worker at once, and each of its bots' sandbox
+supervisors, watching the worker, kills that bot's tree. A worker also gets
+SIGTERM when the ladder process itself dies (Linux PR_SET_PDEATHSIG), so a
+killed ladder leaves no orphans behind.
 
 `InlinePool` runs each match in the calling process: the scheduler's tests
 inject a fake runner through it.
@@ -24,7 +25,6 @@ import logging
 import multiprocessing as mp
 import queue
 import signal
-import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -102,14 +102,6 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def _exit_on_sigterm(signum: int, frame: Any) -> None:
-    """Unwind to the worker's cleanup; a second SIGTERM (the parent-death
-    signal can come again, e.g. from a dying subreaper) must not cut the
-    cleanup short and orphan the bots."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    sys.exit(128 + signum)
-
-
 def _worker_main(
     index: int, runner_factory: Callable[[], MatchRunner], tasks: Any, results: Any
 ) -> None:
@@ -118,7 +110,11 @@ def _worker_main(
     # Ctrl-C reaches the whole foreground process group; the ladder process
     # decides what happens to running matches, not each worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    # SIGTERM (the parent's death) ends the worker at once: each bot's sandbox
+    # supervisor watches its referee through a pidfd and kills the bot's tree.
+    # Unwinding from a signal handler instead could stop the worker holding a
+    # lock its cleanup needs, and it then hung for ever with its bots alive.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     configure_logging(logging.WARNING)  # a spawned worker logs to the operator's stderr too; it quotes bots
     runner = runner_factory()
     try:
