@@ -9,6 +9,7 @@ draws only from that.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import RenderableType
@@ -101,17 +102,67 @@ def lesser_half(events: Sequence[Event], index: int, num_seats: int) -> bool:
             and all(before.data[key] == value for key, value in this.data.items() if key in before.data))
 
 
-class MatchView:
-    """Prints a match step by step for one kind of viewer.
+@dataclass(frozen=True)
+class Viewpoint:
+    """Who looks at a match, and so what of each step they are shown; the one
+    place that decides it, for the terminal (`MatchView`) and the browser
+    (referee.web.viewer) alike.
 
     `seat=K`: only what seat K saw (events with K in `visible_to`, K's own
-    decisions, strikes and forfeit, the table from K's observation).
+    decisions, strikes and forfeit, K's observation).
     `spectator=True`: only public information (events every seat saw, and of
-    an event split by audience the part without the secret; the table as
-    every seat knows it; strikes and forfeits are announced).
+    an event split by audience the part without the secret; every seat's
+    observation, combined by what all of them know; strikes and forfeits).
     Neither: the whole record, every seat's view at once (of a split event
     only the part with the secret, which holds the other).
     """
+
+    num_seats: int
+    seat: int | None = None
+    spectator: bool = False
+
+    @property
+    def combine(self) -> str:
+        """How the viewer's observations combine into one table."""
+        return PUBLIC if self.spectator or self.seat is not None else ANY
+
+    def events(self, events: Sequence[Event]) -> list[Event]:
+        if self.seat is not None:
+            return [e for e in events if self.seat in e.visible_to]
+        if self.spectator:
+            return [e for i, e in enumerate(events)
+                    if len(e.visible_to) == self.num_seats or lesser_half(events, i, self.num_seats)]
+        return [e for i, e in enumerate(events) if not lesser_half(events, i, self.num_seats)]
+
+    def decisions(self, lines: Sequence[Json]) -> list[tuple[Json, bool]]:
+        """The decision lines shown, each with whether in full (False: only its strike)."""
+        if self.seat is None and not self.spectator:
+            return [(line, True) for line in lines]
+        if self.seat is not None:
+            return [(line, True) for line in lines if line["seat"] == self.seat]
+        return [(line, False) for line in lines if line.get("strike")]
+
+    def forfeits(self, forfeits: Sequence[Json]) -> list[Json]:
+        return [f for f in forfeits if self.seat in (None, f["seat"]) or self.spectator]
+
+    def observations(self, observations: Sequence[Observation]) -> Sequence[Observation]:
+        return observations if self.seat is None else [observations[self.seat]]
+
+
+def forfeit_text(forfeit: Json, names: Sequence[str]) -> Text:
+    """A forfeit line (its detail quotes the bot: escaped)."""
+    return Text.assemble(seat_label(forfeit["seat"], names), safe_text(
+        f" forfeits ({forfeit['reason']}): {forfeit['detail']}", "bold red"))
+
+
+def strike_text(line: Json, names: Sequence[str]) -> Text:
+    """Only the strike of a decision line (what a spectator is told)."""
+    return Text.assemble(seat_label(line["seat"], names),
+                         (f" strike: {safe_line(line['strike']['reason'])}", "bold red"))
+
+
+class MatchView:
+    """Prints a match step by step for one kind of viewer (a `Viewpoint`)."""
 
     def __init__(self, console: Any, header: Json, *, seat: int | None = None,
                  spectator: bool = False) -> None:
@@ -121,7 +172,8 @@ class MatchView:
         self.num_seats = len(self.names)
         self.seat = seat
         self.spectator = spectator
-        self.renderer = renderer_for(self.game, self.names, PUBLIC if spectator or seat is not None else ANY)
+        self.viewpoint = Viewpoint(self.num_seats, seat, spectator)
+        self.renderer = renderer_for(self.game, self.names, self.viewpoint.combine)
         self.console.print(self._title(header))
 
     def _title(self, header: Json) -> Text:
@@ -139,25 +191,19 @@ class MatchView:
 
     def show(self, step: Any) -> None:
         """Print one replay step (a `referee.replay.Step`)."""
-        for line in (step.decision or {}).get("seats", []):
-            if self.seat is None and not self.spectator or line["seat"] == self.seat:
-                self.console.print(_decision(self.renderer, line))
-            elif self.spectator and line.get("strike"):
-                self.console.print(Text.assemble(seat_label(line["seat"], self.names),
-                                                 (f" strike: {safe_line(line['strike']['reason'])}", "bold red")))
+        for line, in_full in self.viewpoint.decisions((step.decision or {}).get("seats", [])):
+            self.console.print(_decision(self.renderer, line) if in_full else strike_text(line, self.names))
         kinds: set[str] = set()
-        for event in self._visible(step.events):
+        for event in self.viewpoint.events(step.events):
             kinds.add(event.kind)
             data = event.to_json()
             self.console.print(Text("  ") + self.renderer.event(data))
             interlude = self.renderer.interlude(data)
             if interlude is not None:
                 self.console.print(interlude)
-        for forfeit in step.forfeits:
-            if self.seat in (None, forfeit["seat"]) or self.spectator:
-                self.console.print(Text.assemble(seat_label(forfeit["seat"], self.names), safe_text(
-                    f" forfeits ({forfeit['reason']}): {forfeit['detail']}", "bold red")))
-        observations = [o.to_json() for o in self._viewers(step.observations)]
+        for forfeit in self.viewpoint.forfeits(step.forfeits):
+            self.console.print(forfeit_text(forfeit, self.names))
+        observations = [o.to_json() for o in self.viewpoint.observations(step.observations)]
         if step.decision is None or self.renderer.shows_table(kinds):
             # a title is markup to the renderers' panels; the name in it must not be
             title = escape(f"as {self.names[self.seat]}[{self.seat}] sees it") if self.seat is not None else ""
@@ -172,13 +218,3 @@ class MatchView:
         if extra is not None:
             self.console.print(extra)
 
-    def _visible(self, events: Sequence[Event]) -> list[Event]:
-        if self.seat is not None:
-            return [e for e in events if self.seat in e.visible_to]
-        if self.spectator:
-            return [e for i, e in enumerate(events)
-                    if len(e.visible_to) == self.num_seats or lesser_half(events, i, self.num_seats)]
-        return [e for i, e in enumerate(events) if not lesser_half(events, i, self.num_seats)]
-
-    def _viewers(self, observations: Sequence[Observation]) -> Sequence[Observation]:
-        return observations if self.seat is None else [observations[self.seat]]
