@@ -7,9 +7,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: venv test ladder bench balance proto clean
 
-$(STAMP): pyproject.toml
+# The bot SDK distribution (sdk/python/) first: the project depends on it
+# and it is not on PyPI.
+$(STAMP): pyproject.toml sdk/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ./sdk/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

@@ -30,7 +30,7 @@ from ladder.roster import command_line, register_builtins
 from ladder.runner import RealRunner
 from ladder.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store import Store
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 
 GAME = "gnadenlos"
 ROSTER = tuple((f"random-{i}", "random") for i in range(4))

@@ -44,7 +44,7 @@ def play_matches(seeds: list[int], record_dir: str, warmup: int, start: Any, res
     the wall time."""
     from referee.match import run_match
     from referee.process import start_bots
-    from referee.protocol.client import TimeControl
+    from botsdk.contract import TimeControl
 
     bots = start_bots([RANDOM_BOT + ["--seed", str(i)] for i in range(SEATS)], [f"random{i}" for i in range(SEATS)])
     control = TimeControl(move_time=MOVE_TIME)
@@ -167,7 +167,7 @@ def round_trips(count: int, seed: int) -> list[float]:
     """Seconds per decision through `send_request` + `collect` with a warm random bot."""
     from referee.match import Answer, collect, send_request
     from referee.process import BotProcess
-    from referee.protocol.client import TimeControl
+    from botsdk.contract import TimeControl
 
     samples = positions(count, seed)
     control = TimeControl(move_time=MOVE_TIME)
@@ -209,7 +209,7 @@ def referee_profile(matches: int, seed: int) -> tuple[list[tuple[str, float]], f
 
     from referee.match import run_match
     from referee.process import start_bots
-    from referee.protocol.client import TimeControl
+    from botsdk.contract import TimeControl
 
     bots = start_bots([RANDOM_BOT + ["--seed", str(i)] for i in range(SEATS)], [f"random{i}" for i in range(SEATS)])
     control = TimeControl(move_time=MOVE_TIME)

@@ -148,7 +148,7 @@ def start_random_bot(socket_path: str) -> tuple[subprocess.Popen[bytes], Any]:
 
 
 def start_match(client: Any, observation: Any) -> None:
-    from referee.protocol.client import TimeControl
+    from botsdk.contract import TimeControl
 
     client.start_match(
         match_id="bench", game="gnadenlos", variant={}, seat=observation.seat, num_seats=4,
@@ -214,7 +214,7 @@ def timed_bot(socket_path: str, out_path: str) -> None:
 
     from bots.random import RandomBot
     from bots.sdk import serve
-    from bots.sdk import servicer
+    from botsdk import servicer
 
     durations: list[float] = []
     decide = servicer._Match.decide
@@ -309,7 +309,7 @@ def startup_costs(runs: int = 5) -> dict[str, float]:
 def codec_costs(positions: list[tuple[Any, tuple[Any, ...]]]) -> dict[str, float]:
     """Microseconds per call of the pieces of the decision path, in-process."""
     from referee.protocol import codec as wire
-    from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+    from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
     codec = wire.codec_for("gnadenlos")
     encoder = wire.DecideEncoder(codec)

@@ -312,7 +312,7 @@ def fairness_worker(pairs: int, seed: int, scratch: Path) -> dict[str, Any]:
     import referee
     from referee.match import run_match
     from referee.process import BotProcess, start_bots
-    from referee.protocol.client import TimeControl
+    from botsdk.contract import TimeControl
 
     control = TimeControl(move_time=FAIR_MOVE_TIME, grace=FAIR_GRACE)
     table = start_bots([RANDOM_BOT] * 3, ["random-0", "victim-1", "victim-2"])
@@ -410,7 +410,7 @@ def cost_worker(starts: int, seeds: Sequence[int]) -> dict[str, Any]:
     import referee
     from referee.match import run_match
     from referee.process import BotProcess, start_bots
-    from referee.protocol.client import TimeControl
+    from botsdk.contract import TimeControl
 
     marks: dict[str, float] = {}
     _instrument_start(marks)

@@ -207,7 +207,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
     from ladder.standings import standings
-    from referee.protocol.client import TimeControl
+    from botsdk.contract import TimeControl
 
     sizes = parse_players(players, game)
     variant = parse_variant(variants, game)

@@ -27,7 +27,8 @@ from ladder.store import version_log_path
 from ladder.tasks import BotSpec, MatchTask, NotRated, PlayedMatch
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
-from referee.protocol.client import BotFault, TimeControl
+from botsdk.contract import TimeControl
+from referee.protocol.client import BotFault
 
 log = logging.getLogger(__name__)
 

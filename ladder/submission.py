@@ -203,7 +203,8 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
     from referee.builtins import resolve_bot_command
     from referee.match import RefereeError, run_match
     from referee.process import BotProcess
-    from referee.protocol.client import BotFault, TimeControl
+    from botsdk.contract import TimeControl
+    from referee.protocol.client import BotFault
     from referee.records import FOOTER
 
     logs = Path(tempfile.mkdtemp(prefix="referee-submit-"))

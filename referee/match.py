@@ -41,14 +41,8 @@ from referee.games import Action, Event, Observation, Outcome, State, load_game
 from referee.games.base import derive_seed
 from referee.games.plugin import plugin
 from referee.process import BotProcess
-from referee.protocol.client import (
-    PROTOCOL_VERSION,
-    BotClient,
-    BotCrashed,
-    BotFault,
-    IllegalAnswer,
-    TimeControl,
-)
+from botsdk.contract import PROTOCOL_VERSION, TimeControl
+from referee.protocol.client import BotClient, BotCrashed, BotFault, IllegalAnswer
 from referee.records import (
     DECISION,
     FOOTER,

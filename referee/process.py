@@ -44,13 +44,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from botsdk.contract import SOCKET_ENV
+
 from referee.protocol.client import BotClient, BotFault, BotInfo, BotStartFailed
 from referee.sandbox import PeerMismatch, Sandbox, SandboxedProcess, SandboxError, SandboxPolicy, SpawnFailed
 
 log = logging.getLogger(__name__)
-
-SOCKET_ENV = "REFEREE_BOT_SOCKET"
-"""The environment variable that carries the bot's socket path."""
 
 DEFAULT_POLICY = SandboxPolicy()
 """The containment every bot gets unless the caller passes another policy."""
@@ -65,10 +64,11 @@ TERM_GRACE = 0.5
 _LIVE: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
 
-SDK_PACKAGES: tuple[str, ...] = ("bots", "referee")
+SDK_PACKAGES: tuple[str, ...] = ("botsdk", "bots", "referee")
 """The packages a Python bot imports from the referee's installation (the
-bot SDK and the rules engines and protocol code it uses): public code, which
-every bot may read even when it is installed in a closed folder."""
+bot SDK distribution, and the built-in bots' SDK with the rules engines and
+codecs it uses): public code, which every bot may read even when it is
+installed in a closed folder."""
 
 
 class BotProcess:

@@ -10,7 +10,7 @@ from typing import Any
 from referee.games import load_game
 from referee.games.gnadenlos.state import GnadenlosState
 from referee.games.saboteur.state import SaboteurState
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 
 from bots.sdk import DecisionContext, MatchInfo
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.games import load_game
-from referee.protocol.client import BotClient, TimeControl
+from botsdk.contract import TimeControl
+from referee.protocol.client import BotClient
 
 BOTS = Path(__file__).resolve().parent / "bots"
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ import pytest
 from referee.builtins import resolve_bot_command
 from referee.match import run_match
 from referee.process import BotProcess, start_bots
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 from referee.records import read_record
 
 TIME = TimeControl(move_time=0.5)

@@ -24,7 +24,7 @@ import pytest
 
 from referee.match import run_match
 from referee.process import BotProcess, start_bots
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 from referee.records import read_record
 from referee.replay import verify
 from referee.sandbox import Limits, SandboxPolicy, capabilities, leftovers, spawn, sweep_stale_boxes

@@ -21,7 +21,7 @@ import pytest
 
 from referee.match import run_match
 from referee.process import start_bots
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 from referee.records import MatchRecord, read_record
 from referee.replay import verify
 

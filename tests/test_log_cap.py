@@ -21,7 +21,7 @@ from ladder.store import Store
 from ladder.tasks import BotSpec, MatchTask
 from ladder_support import install_bot
 from referee.cli.main import cli
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 from referee.sandbox import Limits, SandboxPolicy, spawn
 from referee.sandbox.logpipe import TRUNCATED, rotated_path
 

@@ -13,7 +13,8 @@ import pytest
 
 from referee.match import run_match
 from referee.process import BotProcess, start_bots
-from referee.protocol.client import BotStartFailed, TimeControl
+from botsdk.contract import TimeControl
+from referee.protocol.client import BotStartFailed
 from referee.records import read_record
 from referee.replay import verify
 from referee.sandbox import SandboxPolicy, leftovers

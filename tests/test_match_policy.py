@@ -17,14 +17,8 @@ import pytest
 
 from referee.games import Action, Event, Observation, Outcome
 from referee.match import STRIKE_LIMIT, final_ranks, run_match
-from referee.protocol.client import (
-    BotCrashed,
-    BotInfo,
-    BotTimeout,
-    IllegalAnswer,
-    MalformedAnswer,
-    TimeControl,
-)
+from botsdk.contract import TimeControl
+from referee.protocol.client import BotCrashed, BotInfo, BotTimeout, IllegalAnswer, MalformedAnswer
 from referee.records import read_record
 from referee.replay import verify
 

@@ -14,7 +14,7 @@ import pytest
 
 from referee.match import STRIKE_LIMIT, MatchResult, run_match
 from referee.process import BotProcess, start_bots
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 from referee.records import MatchRecord, read_record
 from referee.replay import verify
 from referee.sandbox import leftovers

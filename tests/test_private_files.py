@@ -22,7 +22,7 @@ from ladder_support import random_bot_folder
 from referee.cli.main import cli
 from referee.match import run_match
 from referee.process import BotProcess, start_bots
-from referee.protocol.client import TimeControl
+from botsdk.contract import TimeControl
 from referee.sandbox import capabilities
 
 HOSTILE = Path(__file__).parent / "hostile"

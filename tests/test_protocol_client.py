@@ -13,8 +13,8 @@ import pytest
 
 from referee.games import load_game
 from protocol_support import a_decision, ask, bot_process, random_bot, script, start_match
+from botsdk.contract import PROTOCOL_VERSION
 from referee.protocol.client import (
-    PROTOCOL_VERSION,
     BotCrashed,
     BotStartFailed,
     BotTimeout,

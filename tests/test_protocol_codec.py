@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from referee.games import load_game
 from referee.games.gnadenlos.actions import Bid, Buy, Commit, FinalBuy, OptOut, Pick, Refill, Take, make_bid
 from referee.protocol import codec as wire
-from referee.protocol.pb.gnadenlos.v1 import gnadenlos_pb2 as gpb
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as gpb
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 GAME = load_game("gnadenlos")
 CODEC = wire.codec_for("gnadenlos")
@@ -163,7 +163,7 @@ def test_no_message_has_a_seed_field():
 
 
 def test_time_control_round_trips_in_milliseconds():
-    from referee.protocol.client import GRACE, TimeControl
+    from botsdk.contract import GRACE, TimeControl
 
     for control in (TimeControl(), TimeControl(move_time=0.2, time_bank=30.0), TimeControl(0.05, 0.0, 0.1)):
         assert TimeControl.from_message(control.to_message()) == control

@@ -1,4 +1,4 @@
-"""The committed generated code under referee/protocol/pb/ matches proto/.
+"""The committed generated code under sdk/python/botsdk/pb/ matches proto/.
 
 `make proto` regenerates it. The comparison is by content that matters: the
 same set of files, and for each proto file the same serialized descriptor
@@ -17,7 +17,7 @@ from google.protobuf import descriptor_pb2
 
 from referee.protocol import generate
 
-PB = Path(generate.__file__).resolve().parent / "pb"
+PB = generate.OUT_DIR
 
 
 def _files(folder: Path) -> set[str]:
@@ -44,6 +44,6 @@ def test_generated_code_is_not_stale(tmp_path):
 
 def test_generated_modules_import_inside_the_package():
     for proto in generate.proto_files():
-        module = "referee.protocol.pb." + str(proto.with_suffix("")).replace("/", ".") + "_pb2"
+        module = "botsdk.pb." + str(proto.with_suffix("")).replace("/", ".") + "_pb2"
         assert importlib.import_module(module).DESCRIPTOR.name == str(proto)
     assert not any(m in sys.modules for m in ("tournament", "gnadenlos")), "a top-level import leaked"

@@ -28,9 +28,10 @@ from referee.games.base import Event, Outcome
 from referee.games.saboteur.actions import PASS, BreakTool, Discard, Map, PlacePath, Repair, Rockfall
 from referee.games.saboteur.cards import ACTION, KINDS, PATH, TOOLS
 from referee.protocol import codec as wire
-from referee.protocol.client import BotClient, TimeControl
-from referee.protocol.pb.saboteur.v1 import saboteur_pb2 as spb
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from botsdk.contract import TimeControl
+from referee.protocol.client import BotClient
+from botsdk.pb.saboteur.v1 import saboteur_pb2 as spb
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 GAME = load_game("saboteur")
 CODEC = wire.codec_for("saboteur")

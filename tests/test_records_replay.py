@@ -13,7 +13,7 @@ import pytest
 
 from referee.match import run_match
 from referee.process import start_bots
-from referee.protocol.client import GRACE, PROTOCOL_VERSION, TimeControl
+from botsdk.contract import GRACE, PROTOCOL_VERSION, TimeControl
 from referee.records import RECORD_VERSION, RecordError, RecordWriter, parse_record, read_record
 from referee.replay import ReplayMismatch, steps, verify
 

@@ -19,8 +19,9 @@ from protocol_support import ROOT, a_decision, ask, bot_process, random_bot, sta
 from bots.sdk import Bot, create_server
 from referee.games.base import Outcome
 from referee.protocol import codec as wire
-from referee.protocol.client import SERVICE, BotClient, TimeControl
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from botsdk.contract import SERVICE, TimeControl
+from referee.protocol.client import BotClient
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 
 def _channel(socket_path):

@@ -1,4 +1,4 @@
-"""The Python bot SDK: subclass `Bot`, implement `decide`, call `serve(bot)`.
+"""The built-in bots' SDK: `botsdk` with the engine's own values.
 
     from bots.sdk import Bot, serve
 
@@ -10,11 +10,17 @@
     if __name__ == "__main__":
         serve(FirstBot())
 
-The SDK handles the socket, handshake, health, reflection, graceful shutdown
-and consecutive matches; docs/protocol.md is the contract it implements.
+Observations, actions and events arrive decoded into the rules engines'
+types by the game codecs, so a bot can search with the engine itself. The
+socket, handshake, health, reflection, warm-up, graceful shutdown and
+consecutive matches are `botsdk`'s (the bot SDK distribution, sdk/python/),
+on which this is a thin layer; a bot that wants only the protocol's
+messages uses `botsdk` directly and needs nothing of this repository.
 """
 
-from bots.sdk.bot import Bot, DecisionContext, MatchInfo, TimeControl
+from botsdk import DecisionContext, MatchInfo, TimeControl
+
+from bots.sdk.bot import Bot
 from bots.sdk.server import create_server, serve
 
 __all__ = ["Bot", "DecisionContext", "MatchInfo", "TimeControl", "create_server", "serve"]

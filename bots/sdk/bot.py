@@ -1,47 +1,22 @@
-"""The bot author's interface: subclass `Bot`, implement `decide`.
+"""The built-in bots' interface: subclass `Bot`, implement `decide`.
 
 Observations and actions arrive decoded into the engine's own types
 (`GnadenlosObservation` or `SaboteurObservation`, the action dataclasses),
 so a search bot can call `load_game(match.game).determinize(observation, rng)`
-directly. A bot object
-lives as long as its process and plays consecutive matches, one at a time.
+directly. A bot object lives as long as its process and plays consecutive
+matches, one at a time. `MatchInfo` and `DecisionContext` are `botsdk`'s.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import ClassVar
 
+from botsdk import DecisionContext, MatchInfo
+
 from referee.games.base import Action, Event, Observation, Outcome
-from referee.protocol.client import TimeControl
 from referee.protocol.codec import protocol_games
-
-
-@dataclass(frozen=True)
-class MatchInfo:
-    """What the referee says about a match when it starts (docs/protocol.md)."""
-
-    match_id: str
-    game: str
-    variant: Mapping[str, str]
-    seat: int
-    num_seats: int
-    seat_names: tuple[str, ...]
-    time_control: TimeControl
-
-
-@dataclass(frozen=True)
-class DecisionContext:
-    """One decision: its match, its request id (this seat's own count in the
-    match: 1, 2, 3, ...), and the `time.monotonic()` value by which the
-    answer must be sent (the referee adds a small grace for transport, not
-    for thinking)."""
-
-    match: MatchInfo
-    request_id: int
-    deadline: float
 
 
 class Bot(abc.ABC):

@@ -37,7 +37,7 @@ from referee.log_tail import last_lines
 from referee.match import MatchResult, RefereeError, run_match
 from referee.process import bot_log_path, start_bots
 from referee.sandbox import capabilities
-from referee.protocol.client import GRACE, TimeControl
+from botsdk.contract import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry
 from referee.render import MatchView
 from referee.replay import Replayer

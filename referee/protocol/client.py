@@ -27,6 +27,8 @@ from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
+from botsdk.contract import HANDSHAKE_METHOD, PLAY_METHOD, PROTOCOL_VERSION, SERVICE, TimeControl, milliseconds
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from referee.games.base import Action, Event, Observation, Outcome
@@ -42,20 +44,8 @@ from referee.protocol.faults import (
     StaleAnswer,
 )
 from referee.protocol.handshake import check_handshake
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
-
-PROTOCOL_VERSION: int = 1
-"""The protocol version this referee speaks (tournament.v1)."""
-
-GRACE: float = 0.05
-"""Seconds added to every deadline for transport (a decision's round trip
-costs well under a millisecond; the rest absorbs scheduling and GC pauses on
-a busy machine). Written into every record with the time control."""
 
 REFEREE_VERSION = "0.1.0"
-SERVICE = "tournament.v1.Bot"
-_PLAY = f"/{SERVICE}/Play"
-_HANDSHAKE = f"/{SERVICE}/Handshake"
 _MAX_ANSWER_BYTES = 1 << 20
 """A decision is a few dozen bytes; anything near this is hostile."""
 _MAX_UNREAD_ANSWERS = 64
@@ -77,8 +67,6 @@ CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
 )
 
 __all__ = [
-    "GRACE",
-    "PROTOCOL_VERSION",
     "BotClient",
     "BotCrashed",
     "BotFault",
@@ -89,7 +77,6 @@ __all__ = [
     "MalformedAnswer",
     "ProtocolMismatch",
     "StaleAnswer",
-    "TimeControl",
 ]
 
 
@@ -101,38 +88,6 @@ class BotInfo:
     version: str
     protocol_version: int
     games: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """Seconds per decision, an optional bank per match, and the grace allowance.
-
-    A decision's deadline is move_time + what is left of the bank; the referee
-    waits that plus `grace` before it calls the answer late.
-    """
-
-    move_time: float = 1.0
-    time_bank: float | None = None
-    grace: float = GRACE
-
-    def to_message(self) -> tpb.TimeControl:
-        return tpb.TimeControl(
-            move_time_ms=_ms(self.move_time),
-            time_bank_ms=None if self.time_bank is None else _ms(self.time_bank),
-            grace_ms=_ms(self.grace),
-        )
-
-    @classmethod
-    def from_message(cls, msg: tpb.TimeControl) -> "TimeControl":
-        bank = msg.time_bank_ms / 1000 if msg.HasField("time_bank_ms") else None
-        return cls(msg.move_time_ms / 1000, bank, msg.grace_ms / 1000)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move_time": self.move_time, "time_bank": self.time_bank, "grace": self.grace}
-
-
-def _ms(seconds: float) -> int:
-    return max(0, round(seconds * 1000))
 
 
 class _Closed:
@@ -231,7 +186,7 @@ class BotClient:
         _wait_for_socket(self.socket_path, deadline)
         if self._channel is None:
             self._channel = grpc.insecure_channel(f"unix:{self.socket_path}", options=CHANNEL_OPTIONS)
-            self._play = self._channel.stream_stream(_PLAY)
+            self._play = self._channel.stream_stream(PLAY_METHOD)
         try:
             health = health_pb2_grpc.HealthStub(self._channel).Check(
                 health_pb2.HealthCheckRequest(service=SERVICE),
@@ -243,7 +198,7 @@ class BotClient:
         if health.status != health_pb2.HealthCheckResponse.SERVING:
             raise BotStartFailed(f"the bot reports health status {health.status} instead of SERVING")
         handshake = self._channel.unary_unary(
-            _HANDSHAKE,
+            HANDSHAKE_METHOD,
             request_serializer=tpb.HandshakeRequest.SerializeToString,
             response_deserializer=tpb.HandshakeResponse.FromString,
         )
@@ -302,7 +257,7 @@ class BotClient:
         stream = self._require_stream()
         stream.asked.add(request_id)
         stream.requests.put(
-            self._encoder.encode(request_id, observation, legal_actions, _ms(deadline))  # type: ignore[union-attr]
+            self._encoder.encode(request_id, observation, legal_actions, milliseconds(deadline))  # type: ignore[union-attr]
         )
 
     def receive_decision(self, *, request_id: int, legal_actions: Sequence[Action], timeout: float) -> Action:

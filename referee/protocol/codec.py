@@ -28,7 +28,7 @@ from google.protobuf.message import Message
 
 from referee.games.base import Action, Event, InvalidActionError, Observation, Outcome, Seat
 from referee.games.plugin import game_names, plugin
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 
 @dataclass(frozen=True)

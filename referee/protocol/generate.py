@@ -1,12 +1,14 @@
-"""Generate the Python protobuf and gRPC code of `proto/` into `referee/protocol/pb/`.
+"""Generate the Python protobuf and gRPC code of `proto/` into the bot SDK's `botsdk/pb/`.
 
-Run with `make proto` (= `python -m referee.protocol.generate`). The proto
+Run with `make proto` (= `python -m referee.protocol.generate`). The code
+lives in the SDK distribution (`sdk/python/`, package `botsdk`) because both
+sides import it: the referee, and bots that install only the SDK. The proto
 sources keep language-neutral paths (`tournament/v1/tournament.proto`), which
 protoc turns into top-level Python imports (`from gnadenlos.v1 import ...`);
-the generated modules live inside our package, so those imports are rewritten
-to `referee.protocol.pb....` — the only change made to protoc's output. A test
-(tests/test_protocol_generated.py) regenerates into a temporary folder and
-fails when the committed code is stale.
+the generated modules live inside `botsdk.pb`, so those imports are
+rewritten to `botsdk.pb....` — the only change made to protoc's output. A
+test (tests/test_protocol_generated.py) regenerates into a temporary folder
+and fails when the committed code is stale.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO_DIR = ROOT / "proto"
-OUT_DIR = Path(__file__).resolve().parent / "pb"
-PACKAGE = "referee.protocol.pb"
+OUT_DIR = ROOT / "sdk" / "python" / "botsdk" / "pb"
+PACKAGE = "botsdk.pb"
 
 
 def proto_files(proto_dir: Path = PROTO_DIR) -> list[Path]:

@@ -10,21 +10,18 @@ fields break these bounds: the bot that sent it forfeits, and only it.
 
 With these bounds a seat name is at most 64 characters of at most 4 UTF-8
 bytes, so ten seat names add at most about 2.6 KB to a `MatchStart`
-(tests/test_hostile_handshake.py measures the whole message).
+(tests/test_hostile_input.py measures the whole message). The bounds
+themselves are part of the contract both sides import (`botsdk.contract`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
+
+from botsdk.contract import GAME_ID, MAX_GAMES, MAX_NAME_CHARS, MAX_VERSION_CHARS
 
 from referee.protocol.faults import BotStartFailed
 
-MAX_NAME_CHARS = 64
-MAX_VERSION_CHARS = 64
-MAX_GAMES = 16
-GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
-"""A game identifier, as the protocol's game names are (`gnadenlos`, `saboteur`)."""
 _PREVIEW_CHARS = 24
 """How much of a refused value its refusal quotes: enough to recognise it,
 never the megabyte an attacker sent back into a record."""

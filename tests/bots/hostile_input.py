@@ -20,9 +20,9 @@ from concurrent import futures
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from referee.protocol.client import PROTOCOL_VERSION, SERVICE
-from referee.protocol.pb.gnadenlos.v1 import gnadenlos_pb2 as gpb
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from botsdk.contract import PROTOCOL_VERSION, SERVICE
+from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as gpb
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 HONEST = {"name": "hostile", "version": "1", "games": ["gnadenlos", "saboteur"]}
 MODES = {

@@ -13,8 +13,8 @@ from concurrent import futures
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from referee.protocol.client import PROTOCOL_VERSION, SERVICE
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from botsdk.contract import PROTOCOL_VERSION, SERVICE
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 NOT_A_MESSAGE = b"\x0a\xff"
 """Field 1, length-delimited, its length cut off: no protobuf message parses from it."""

@@ -1,9 +1,9 @@
 """Misbehaving bot: its handshake claims protocol version 2, which the referee does not speak."""
 
-import bots.sdk.servicer
+import botsdk.contract
 from bots.sdk import Bot, serve
 
-bots.sdk.servicer.PROTOCOL_VERSION = 2  # what the SDK reports in the handshake
+botsdk.contract.PROTOCOL_VERSION = 2  # what the SDK reports in the handshake
 
 
 class FromTheFuture(Bot):

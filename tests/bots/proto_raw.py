@@ -19,8 +19,8 @@ from concurrent import futures
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from referee.protocol.client import SERVICE
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tpb
+from botsdk.contract import SERVICE
+from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 UNKNOWN_FIELD = b"\xf8\x07\x01"  # field 127, varint 1: no message of ours has it
 

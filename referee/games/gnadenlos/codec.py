@@ -19,7 +19,7 @@ from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.gnadenlos.actions import Bid, Buy, Commit, FinalBuy, OptOut, Pick, Refill, Take
 from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation, HandView, Slot
 from referee.protocol.flat import groups
-from referee.protocol.pb.gnadenlos.v1 import gnadenlos_pb2 as pb
+from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as pb
 
 _EMPTY = pb.SLOT_STATE_EMPTY
 _HIDDEN = pb.SLOT_STATE_HIDDEN

@@ -23,7 +23,7 @@ from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.saboteur.actions import PASS, BreakTool, Discard, Map, Pass, PlacePath, Repair, Rockfall
 from referee.games.saboteur.observation import GoalView, NuggetView, PlacedCard, RoundResult, SaboteurObservation
 from referee.protocol.flat import groups
-from referee.protocol.pb.saboteur.v1 import saboteur_pb2 as pb
+from botsdk.pb.saboteur.v1 import saboteur_pb2 as pb
 
 
 def _enum_names(enum: Any, prefix: str) -> dict[int, str | None]:

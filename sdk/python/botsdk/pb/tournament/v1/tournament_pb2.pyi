@@ -1,5 +1,5 @@
-from referee.protocol.pb.gnadenlos.v1 import gnadenlos_pb2 as _gnadenlos_pb2
-from referee.protocol.pb.saboteur.v1 import saboteur_pb2 as _saboteur_pb2
+from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as _gnadenlos_pb2
+from botsdk.pb.saboteur.v1 import saboteur_pb2 as _saboteur_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message

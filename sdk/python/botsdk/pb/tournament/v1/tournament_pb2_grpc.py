@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from referee.protocol.pb.tournament.v1 import tournament_pb2 as tournament_dot_v1_dot_tournament__pb2
+from botsdk.pb.tournament.v1 import tournament_pb2 as tournament_dot_v1_dot_tournament__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

@@ -1,0 +1,99 @@
+"""The bot author's interface: subclass `Bot`, implement `decide`.
+
+A bot sees the protocol's own messages: the observation is the game's
+`Observation` message (`botsdk.pb.saboteur.v1.saboteur_pb2.Observation`,
+...), the legal actions its `Action` messages and the events its `Event`
+messages, unwrapped from the envelope's per-game oneofs (docs/protocol.md
+lists every field). `decide` returns one of the legal action messages it
+was given. A bot object lives as long as its process and plays consecutive
+matches, one at a time.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from botsdk.contract import TimeControl, protocol_games
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What the referee says about a match when it starts (docs/protocol.md)."""
+
+    match_id: str
+    game: str
+    variant: Mapping[str, str]
+    seat: int
+    num_seats: int
+    seat_names: tuple[str, ...]
+    time_control: TimeControl
+
+
+@dataclass(frozen=True)
+class DecisionContext:
+    """One decision: its match, its request id (this seat's own count in the
+    match: 1, 2, 3, ...), and the `time.monotonic()` value by which the
+    answer must be sent (the referee adds a small grace for transport, not
+    for thinking)."""
+
+    match: MatchInfo
+    request_id: int
+    deadline: float
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """How a match ended (`MatchEnd`): `ranks[seat]` is each seat's place,
+    0 first, ties sharing a place; `reason` why it ended (`goal`,
+    `vultures`, `forfeit`, ...)."""
+
+    ranks: tuple[int, ...]
+    reason: str
+    detail: str = ""
+
+
+class Bot(abc.ABC):
+    """A game-playing bot served by `botsdk.serve`.
+
+    Attributes (usually set on the class): `name` (required; 1 to 64
+    printable characters), `version`, `games` (the games it plays; the
+    handshake reports them, and a ladder seats the bot only in those). The
+    default is every game this SDK's protocol code carries: right for a bot
+    that only picks among `legal_actions`; a bot that reads one game's
+    observation names that game.
+    """
+
+    name: str
+    version: str = "1"
+    games: tuple[str, ...] = protocol_games()
+
+    def warm_up(self) -> None:
+        """Prepare what the first decision would otherwise pay for (import
+        heavy modules, build tables). `serve` calls it once, in a background
+        thread, as soon as the socket is served, so it overlaps the
+        referee's health check and handshake; the first match waits until
+        it returns. Keep it to a second or two: the first decision's clock
+        may be running by then. Work that takes longer belongs before
+        `serve` (the referee's start-up timeout, 10 s by default, covers
+        it). An exception here is logged and the bot serves on."""
+
+    def on_match_start(self, match: MatchInfo, observation: Message) -> None:
+        """A match begins; `observation` is the seat's view at the start."""
+
+    @abc.abstractmethod
+    def decide(self, observation: Message, legal_actions: Sequence[Message], context: DecisionContext) -> Message:
+        """Return one of `legal_actions` (the message itself; an equal
+        message is accepted too) before `context.deadline`. There are at
+        least two: the engine plays forced moves itself. An exception here
+        ends the match stream, which the referee treats as a crash (the seat
+        forfeits)."""
+
+    def on_events(self, events: Sequence[Message]) -> None:
+        """Events this seat may see, in the order they happened."""
+
+    def on_match_end(self, result: MatchResult) -> None:
+        """The match is over; `result.ranks[seat]` is each seat's place."""
