@@ -80,3 +80,9 @@ def write_atomically(path: Path, text: str, mode: int = PRIVATE_FILE) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def safe_label(label: str) -> str:
+    """`label` (a bot's label, which its user chose) made fit to be part of a
+    file name: only letters, digits, '-', '_' and '.', at most 40 characters."""
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40]

@@ -46,6 +46,7 @@ from typing import Any
 
 from botsdk.contract import SOCKET_ENV
 
+from referee.files import safe_label
 from referee.protocol.client import BotClient, BotFault, BotInfo, BotStartFailed
 from referee.sandbox import PeerMismatch, Sandbox, SandboxedProcess, SandboxError, SandboxPolicy, SpawnFailed
 
@@ -270,7 +271,7 @@ def start_bots(
 
 def bot_log_path(log_dir: Path, index: int, label: str) -> Path:
     """Where `start_bots` keeps the output of the bot of seat `index`."""
-    return log_dir / f"seat{index}-{_safe(label)}.log"
+    return log_dir / f"seat{index}-{safe_label(label)}.log"
 
 
 def close_all() -> None:
@@ -287,10 +288,6 @@ atexit.register(close_all)
 def _unknown_info(label: str) -> BotInfo:
     """What the record says about a bot that never completed its handshake."""
     return BotInfo(name=label, version="?", protocol_version=0, games=())
-
-
-def _safe(label: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40]
 
 
 def _spawn(command: list[str], label: str, log_path: Path, policy: SandboxPolicy,

@@ -23,8 +23,7 @@ from referee.games import load_game
 from referee.match import MatchResult, run_match
 from referee.process import BotProcess, start_bots
 from referee.protocol import codec as wire
-from botsdk.contract import TimeControl
-from botsdk.contract import MAX_GAMES, MAX_NAME_CHARS, MAX_VERSION_CHARS
+from botsdk.contract import MAX_GAMES, MAX_NAME_CHARS, MAX_VERSION_CHARS, TimeControl
 from referee.protocol.handshake import check_handshake
 from referee.records import MatchRecord, read_record
 from referee.replay import verify

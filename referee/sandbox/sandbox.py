@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.files import safe_label
 from referee.sandbox import cgroups, jail, seccomp
 from referee.sandbox.capabilities import capabilities, hierarchy, warn_missing
 from referee.sandbox.errors import SandboxError, SandboxUnavailable, SpawnFailed
@@ -241,11 +242,6 @@ def spawn(argv: Sequence[str], *, log_path: Path, policy: SandboxPolicy | None =
     except BaseException:
         box.close()
         raise
-
-
-def safe_label(label: str) -> str:
-    """`label` made fit for a file name."""
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)[:40]
 
 
 def _is_script(path: str) -> bool:
