@@ -123,10 +123,12 @@ def test_a_virtualenvs_python_stays_the_virtualenvs(here: Path, monkeypatch: pyt
     inside the jail."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(here / "venv")], check=True)
     site = sysconfig.get_paths(vars={"base": str(here / "venv"), "platbase": str(here / "venv")})["purelib"]
-    spec = importlib.util.find_spec("bots")
-    assert spec is not None and spec.origin is not None
-    ours = [sysconfig.get_paths()["purelib"], str(Path(spec.origin).parent.parent)]  # gRPC, the SDK
-    write(Path(site) / "ours.pth", "\n".join(ours) + "\n")
+    ours = {sysconfig.get_paths()["purelib"]}  # gRPC, and where the SDK's packages are (editable installs)
+    for package in ("bots", "botsdk"):
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.origin is not None:
+            ours.add(str(Path(spec.origin).parent.parent))
+    write(Path(site) / "ours.pth", "\n".join(sorted(ours)) + "\n")
     write(here / "mybot" / "bot.py", FIRST_BOT)  # the venv apart: only the command names it
     monkeypatch.chdir(here)
     result = play("--bot", "venv/bin/python mybot/bot.py", "--bot", "random", "--bot", "random", "--json")
