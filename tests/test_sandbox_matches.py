@@ -1,8 +1,8 @@
 """Hostile bots through full matches (issue 6).
 
-Each program of tests/hostile/ sits in seat 0 of a real match
-(`referee.match.run_match`) next to two random bots, and commits its act
-during the match. For each: the match finishes and replays; the offender is
+Each program of tests/hostile/ (and the raw-gRPC attackers of tests/bots/)
+sits in seat 0 of a real match (`referee.match.run_match`) next to two
+random bots, and commits its act during the match. For each: the match finishes and replays; the offender is
 struck or forfeits with a clear recorded reason (or, where its act is merely
 contained, plays on); the random bots play every decision themselves,
 without a strike; nothing of the offender remains afterwards (no process of
@@ -36,6 +36,8 @@ from referee.sandbox import Limits, MiB, SandboxPolicy, capabilities, leftovers
 from referee.sandbox.logpipe import TRUNCATED
 
 HOSTILE = Path(__file__).parent / "hostile"
+RAW = Path(__file__).parent / "bots"
+"""The hostile bots on raw gRPC live beside their helper (tests/bots/raw_bot.py)."""
 RANDOM = [sys.executable, "-m", "bots.random", "--seed", "1"]
 TIME = TimeControl(move_time=0.5, grace=0.1)
 """Generous for the random bots on a loaded machine; a strike-limit
@@ -64,8 +66,8 @@ def hostile(tmp_path: Path, random_bots: list[BotProcess]) -> Iterator[Any]:
     started: list[BotProcess] = []
 
     def start(name: str, *args: str, policy: SandboxPolicy | None = None,
-              expose: tuple[Path, ...] = ()) -> BotProcess:
-        bot = BotProcess.start([sys.executable, str(HOSTILE / f"{name}.py"), *args], label=name,
+              expose: tuple[Path, ...] = (), folder: Path = HOSTILE) -> BotProcess:
+        bot = BotProcess.start([sys.executable, str(folder / f"{name}.py"), *args], label=name,
                                log_path=tmp_path / f"{name}.log", policy=policy, expose=expose)
         started.append(bot)
         return bot
@@ -227,7 +229,7 @@ def test_a_gigabyte_on_stdout_is_capped_and_the_bot_plays_on(hostile: Any, rando
 
 def test_a_huge_message_breaks_only_its_own_stream(hostile: Any, random_bots: list[BotProcess],
                                                    tmp_path: Path) -> None:
-    sender = hostile("huge_message")
+    sender = hostile("hostile_huge_message", folder=RAW)
     result, record = play([sender, *random_bots], tmp_path)
     gone = forfeit(record)
     assert gone["reason"] == "crashed" and gone["decision"] == 1
@@ -239,7 +241,7 @@ def test_an_action_of_another_seat_is_illegal(hostile: Any, random_bots: list[Bo
                                               tmp_path: Path) -> None:
     """The impostor knows the deal (the seed) and answers with another
     seat's card: struck as illegal, in words that say nothing of whose."""
-    impostor = hostile("impostor", "other-seat", str(SEED))
+    impostor = hostile("hostile_impostor", "other-seat", str(SEED), folder=RAW)
     result, record = play([impostor, *random_bots], tmp_path)
     found = strikes(record)
     assert [s["reason"] for s in found] == ["illegal"] * STRIKE_LIMIT
@@ -253,7 +255,7 @@ def test_an_answer_of_another_match_is_malformed(hostile: Any, random_bots: list
                                                  tmp_path: Path) -> None:
     """A warm impostor replays, in its second match, the last answer of its
     first: the request was never asked in this match."""
-    impostor = hostile("impostor", "other-match")
+    impostor = hostile("hostile_impostor", "other-match", folder=RAW)
     first, first_record = play([impostor, *random_bots], tmp_path, "first")
     assert first.seats[0].forfeit is None and strikes(first_record) == []
     result, record = play([impostor, *random_bots], tmp_path, "second")

@@ -12,17 +12,12 @@ Otherwise it answers every Decide with the first legal action.
 """
 
 import argparse
-import os
-import signal
-import threading
-from concurrent import futures
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-
-from botsdk.contract import PROTOCOL_VERSION, SERVICE
 from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as gpb
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
+
+from raw_bot import Abort, decision, serve
 
 HONEST = {"name": "hostile", "version": "1", "games": ["gnadenlos", "saboteur"]}
 MODES = {
@@ -40,46 +35,21 @@ OWN_LIMIT = 64 * 1024 * 1024
 """The attacker's own receive limit: far above gRPC's default 4 MiB."""
 
 
+def answer(mode, decide):
+    """The first legal action, or what `mode` answers instead."""
+    if mode == "escape-abort":
+        raise Abort(grpc.StatusCode.INTERNAL, ESCAPES)
+    action = tpb.GameAction(gnadenlos=HUGE_BID) if mode == "huge-bid" else decide.legal_actions[0]
+    return decision(decide.request_id, action)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=sorted([*MODES, "huge-bid", "escape-abort"]))
-    parser.add_argument("--socket", default=os.environ.get("REFEREE_BOT_SOCKET"))
-    args = parser.parse_args()
+    args, _ = parser.parse_known_args()
     said = {**HONEST, **MODES.get(args.mode, {})}
-
-    def handshake(request, context):
-        return tpb.HandshakeResponse(name=said["name"], version=said["version"],
-                                     protocol_version=PROTOCOL_VERSION, games=said["games"])
-
-    def play(requests, context):
-        for message in requests:
-            if message.WhichOneof("kind") == "decide":
-                decide = message.decide
-                if args.mode == "escape-abort":
-                    context.abort(grpc.StatusCode.INTERNAL, ESCAPES)
-                action = tpb.GameAction(gnadenlos=HUGE_BID) if args.mode == "huge-bid" else decide.legal_actions[0]
-                decision = tpb.Decision(request_id=decide.request_id, action=action)
-                yield tpb.BotMessage(decision=decision).SerializeToString()
-
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4),
-                         options=[("grpc.max_receive_message_length", OWN_LIMIT)])
-    status = health.HealthServicer()
-    for name in ("", SERVICE):
-        status.set(name, health_pb2.HealthCheckResponse.SERVING)
-    health_pb2_grpc.add_HealthServicer_to_server(status, server)
-    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(SERVICE, {
-        "Handshake": grpc.unary_unary_rpc_method_handler(
-            handshake, request_deserializer=tpb.HandshakeRequest.FromString,
-            response_serializer=tpb.HandshakeResponse.SerializeToString),
-        "Play": grpc.stream_stream_rpc_method_handler(
-            play, request_deserializer=tpb.RefereeMessage.FromString, response_serializer=None),
-    })])
-    server.add_insecure_port(f"unix:{args.socket}")
-    server.start()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    stop.wait()
-    server.stop(0.2).wait()
+    serve(said["name"], lambda start, decide: answer(args.mode, decide), version=said["version"],
+          games=said["games"], options=[("grpc.max_receive_message_length", OWN_LIMIT)])
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@
 
 import sys
 
-from _raw_bot import decision, serve
+from raw_bot import decision, serve
 
 from referee.games import load_game
 from referee.protocol import codec as wire

@@ -2,7 +2,7 @@
 message of 8 MiB (an unknown field the size of the referee's whole answer
 budget eight times over), then answers legally as if nothing happened."""
 
-from _raw_bot import decision, serve
+from raw_bot import decision, serve
 
 HUGE = 8 * 1024 * 1024
 TAG = bytes([(127 << 3 | 2) & 0x7F | 0x80, (127 << 3 | 2) >> 7])  # field 127, length-delimited
