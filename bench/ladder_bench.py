@@ -1,6 +1,6 @@
 """Ladder throughput and overhead: `python -m bench ladder`.
 
-Runs the real ladder (ProcessPool workers, warm bot processes, TrueSkill,
+Runs the real ladder (an embedded Dask cluster, warm bot processes, TrueSkill,
 SQLite) on a temporary store with four built-in random bots at 4-player
 tables, once with 1 worker and once with 2, side by side in the same run:
 
@@ -22,15 +22,12 @@ import statistics
 import tempfile
 import time
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
-from ladder.pool import ProcessPool
-from ladder.roster import command_line, register_builtins
-from ladder.runner import RealRunner
+from ladder.cluster import open_pool
+from ladder.roster import register_builtins
 from ladder.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store import Store
-from botsdk.contract import TimeControl
 
 GAME = "gnadenlos"
 ROSTER = tuple((f"random-{i}", "random") for i in range(4))
@@ -69,10 +66,9 @@ def measure(workers: int, matches: int, seed: int) -> Measured:
             while len(finished) < status.played:
                 finished.append(time.perf_counter())
 
-        factory = partial(RealRunner, store.records_dir, TimeControl(move_time=1.0), None)
-        ladder = Ladder(store, ProcessPool(workers, factory),
+        ladder = Ladder(store, open_pool(None, 1.0, workers=workers),
                         LadderConfig(game=GAME, matches=matches, sizes=(4,), seed=seed),
-                        lambda bot: command_line(bot, store), on_update=on_update)
+                        on_update=on_update)
         status = ladder.run()
         stored = store.matches(GAME)
         waits = [bot_wait(Path(m["record_path"])) for m in stored]

@@ -8,13 +8,12 @@ only read it) and turns every expected failure into one clear error line.
 
 from __future__ import annotations
 
-import functools
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -26,6 +25,9 @@ from referee.durations import DURATION, Duration, format_duration
 from referee.log_tail import last_lines
 from referee.sandbox import capabilities
 from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
+
+if TYPE_CHECKING:
+    from ladder.cluster import DaskPool
 
 DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
@@ -42,6 +44,14 @@ db_option = click.option(
     help="The ladder database (default: $REFEREE_DATA/ladder.sqlite or ./data/ladder.sqlite).",
 )
 game_option = click.option("--game", default=DEFAULT_GAME, show_default=True, help="The game of the ladder.")
+workers_option = click.option(
+    "--workers", type=click.IntRange(min=1), default=None,
+    help="Worker processes of the embedded Dask cluster (default: one per CPU); not with --scheduler.",
+)
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="tcp://HOST:PORT",
+    help="Play the matches on this Dask cluster (`dask scheduler` and `dask worker`s) instead of an embedded one.",
+)
 
 
 def make_console() -> Console:
@@ -63,6 +73,29 @@ def open_store(db_path: Path | None, *, create: bool = True) -> Iterator[Store]:
         yield store
     finally:
         store.close()
+
+
+def check_cluster_options(workers: int | None, scheduler: str | None) -> None:
+    """--workers sizes the embedded cluster; a remote one has its own workers."""
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("--workers sizes the embedded Dask cluster; with --scheduler the cluster's own "
+                               "workers play the matches: leave out one of the two")
+
+
+@contextmanager
+def dask_pool(scheduler: str | None, move_time: float, workers: int | None, logs_dir: Path) -> Iterator[DaskPool]:
+    """The matches' Dask pool (ladder/cluster.py), closed on the way out;
+    a cluster that cannot be had is one error line."""
+    from ladder.cluster import ClusterError, open_pool
+
+    try:
+        pool = open_pool(scheduler, move_time, workers=workers, logs_dir=logs_dir)
+    except ClusterError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        yield pool
+    finally:
+        pool.close()
 
 
 def parse_players(text: str, game: str) -> tuple[int, ...]:
@@ -182,8 +215,8 @@ def bots(db_path: Path | None, as_json: bool) -> None:
                    f"default {DEFAULT_STABLE_BUDGET}).")
 @click.option("--until-stable", is_flag=True, help="Stop once every adjacent pair is ordered at --confidence.")
 @click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Parallel worker processes (default: the number of CPUs, at most 4).")
+@workers_option
+@scheduler_option
 @click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
               show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
 @click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
@@ -195,20 +228,18 @@ def bots(db_path: Path | None, as_json: bool) -> None:
               help="A rule variant of the game (repeatable), e.g. setup=advanced.")
 @game_option
 @db_option
-def ladder(matches: int | None, until_stable: bool, confidence: float, workers: int | None, move_time: float,
-           players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
+def ladder(matches: int | None, until_stable: bool, confidence: float, workers: int | None,
+           scheduler: str | None, move_time: float, players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
            variants: tuple[str, ...], game: str, db_path: Path | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
-    from ladder.pool import ProcessPool
     from ladder.progress import ProgressLines
     from ladder.render import LiveView, standings_table
-    from ladder.roster import command_line, register_builtins
-    from ladder.runner import RealRunner
+    from ladder.roster import register_builtins
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
     from ladder.standings import standings
-    from botsdk.contract import TimeControl
 
+    check_cluster_options(workers, scheduler)
     sizes = parse_players(players, game)
     variant = parse_variant(variants, game)
     console = make_console()
@@ -236,13 +267,11 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
         click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
                               sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)
-        factory = functools.partial(RealRunner, store.records_dir, TimeControl(move_time=move_time),
-                                    store.root / "logs")
-        pool = ProcessPool(workers or min(os.cpu_count() or 1, 4), factory)
+        pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
         # a terminal gets the live view; a log (CI, a pipe) a line per finished match
         view = LiveView(store, game, budget, console=console) if console.is_terminal else ProgressLines(store, budget)
         with view:
-            runner = Ladder(store, pool, config, lambda bot: command_line(bot, store), on_update=view.update,
+            runner = Ladder(store, pool, config, on_update=view.update,
                             on_warning=lambda text: console.print(f"warning: {safe_line(text)}", style="yellow",
                                                                   markup=False, highlight=False, soft_wrap=True))
             try:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ladder import matchmaking
 from ladder.matchmaking import BotStats
-from ladder.pool import Pool
+from ladder.dispatch import Pool
 from ladder.ratings import Skill, initial_skill, is_stable, make_env, rate_match, rated_places, replay_ratings
 from ladder.store import BotRow, Store
 from ladder.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
@@ -90,14 +90,12 @@ class Ladder:
 
     def __init__(
         self, store: Store, pool: Pool, config: LadderConfig,
-        command_of: Callable[[BotRow], list[str]],
         on_update: Callable[[RunStatus], None] | None = None,
         on_warning: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.config = config
-        self.command_of = command_of
         self.on_update = on_update or (lambda status: None)
         self.on_warning = on_warning or log.warning
         self._warned = False
@@ -147,8 +145,9 @@ class Ladder:
     # -- planning -------------------------------------------------------------
 
     def _spec(self, bot: BotRow) -> BotSpec:
+        """`bot` as a worker anywhere can start it (content-addressed files)."""
         folder = str(self.store.root / bot.folder) if bot.folder is not None else None
-        return BotSpec(bot.bot_id, bot.label, tuple(self.command_of(bot)), folder)
+        return BotSpec(bot.bot_id, bot.label, bot.kind, bot.command, bot.content_hash, folder)
 
     def _resumed_tasks(self) -> list[MatchTask]:
         specs: dict[int, BotSpec] = {}

@@ -37,7 +37,7 @@ from typing import Any
 from ladder.ratings import Skill
 from ladder.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
 from ladder.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
-from referee.files import PRIVATE_FILE, PRIVATE_FOLDER, private_folders
+from referee.files import PRIVATE_FILE, PRIVATE_FOLDER, private_folders, write_atomically
 
 DATA_ENV = "REFEREE_DATA"
 DB_NAME = "ladder.sqlite"
@@ -375,8 +375,15 @@ class Store:
         self, played: PlayedMatch, places: Sequence[int], before: Sequence[Skill], after: Sequence[Skill]
     ) -> bool:
         """Store a finished match, its seats and its rating updates in one
-        transaction. Returns False (and changes nothing) if the match id is
+        transaction, its record (written whole, before the transaction) in
+        `records/`. Returns False (and changes nothing) if the match id is
         already stored: exactly-once."""
+        if self.has_match(played.match_id):
+            return False
+        record_path = None
+        if played.record is not None:  # a record no row names yet is harmless, a row naming no record is not
+            record_path = self.records_dir / f"{played.match_id}.jsonl"
+            write_atomically(record_path, played.record.decode("utf-8", errors="replace"))
         with self.transaction() as conn:
             if conn.execute("SELECT 1 FROM matches WHERE match_id = ?", (played.match_id,)).fetchone():
                 return False
@@ -386,7 +393,7 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (played.match_id, played.game, played.set_id, played.rotation, played.seed,
                  json.dumps(played.variant), len(played.bot_ids), played.end_reason, played.decisions,
-                 played.seconds, self._relative(played.record_path), json.dumps(played.summary, default=str),
+                 played.seconds, self._relative(record_path), json.dumps(played.summary, default=str),
                  now_iso()),
             )
             for seat, bot_id in enumerate(played.bot_ids):
@@ -424,14 +431,14 @@ class Store:
                 row["record_path"] = str(self.root / row["record_path"])
         return rows
 
-    def _relative(self, path: str | None) -> str | None:
+    def _relative(self, path: Path | None) -> str | None:
         """`path` relative to the store's folder when it lies inside it."""
         if path is None:
             return None
         try:
-            return str(Path(path).resolve().relative_to(self.root.resolve()))
+            return str(path.resolve().relative_to(self.root.resolve()))
         except ValueError:
-            return path
+            return str(path)
 
     def rated_results(self, game: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """(bot ids by seat, rated places) of every match of `game`, in the

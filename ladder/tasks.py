@@ -1,9 +1,15 @@
 """The values that travel between the ladder's scheduler and its workers.
 
-Plain, picklable dataclasses: a `MatchTask` goes out to a worker process, a
-`PlayedMatch` (a bot-neutral copy of the referee's MatchResult) or a
-`MatchFailed` comes back. A `MatchFailed` is never a bot's fault: a bot's
-own failure is a forfeit inside a `PlayedMatch` and is rated as such.
+Plain, picklable dataclasses: a `MatchTask` goes out to a worker (a Dask
+task, possibly on another machine), a `PlayedMatch` (a bot-neutral copy of
+the referee's MatchResult, with the match record itself) or a `MatchFailed`
+comes back. A `MatchFailed` is never a bot's fault: a bot's own failure is
+a forfeit inside a `PlayedMatch` and is rated as such.
+
+A task names each bot by what a worker needs to start it anywhere: a
+built-in's spec, or a submitted bot's command and the content hash of its
+files, which a worker fetches once and keeps (ladder/botfiles.py). No path
+of the ladder's store travels, so a worker never needs (or touches) it.
 """
 
 from __future__ import annotations
@@ -23,10 +29,16 @@ class BotSpec:
 
     bot_id: int
     label: str
+    kind: str
+    """"builtin" or "submitted" (the store's bots.kind)."""
     command: tuple[str, ...]
+    """A built-in's spec (`referee.builtins`), or a submitted bot's command
+    as registered, relative to its folder."""
+    content_hash: str
+    """A submitted bot's files are known by this hash wherever they are."""
     folder: str | None = None
-    """A submitted bot's folder in the store, which is closed to bots: it is
-    exposed read-only to this bot's sandbox (None for a built-in bot)."""
+    """The ladder's own copy of a submitted bot's files (its folder in the
+    store), from which they are shipped to workers; None for a built-in."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +76,9 @@ class PlayedMatch:
     end_reason: str
     decisions: int
     seconds: float
-    record_path: str | None
+    record: bytes | None
+    """The match record (JSON Lines) as the referee wrote it: the process
+    that owns the store writes it there; a worker keeps no copy."""
     summary: dict[str, Any] = field(default_factory=dict)
 
 
@@ -75,6 +89,9 @@ class MatchFailed:
     task: MatchTask
     kind: str
     detail: str
+
+
+Outcome = PlayedMatch | MatchFailed
 
 
 class NotRated(Exception):

@@ -60,7 +60,7 @@ class FakeRunner:
             match_id=task.match_id, game=task.game, set_id=task.set_id, rotation=task.rotation, seed=task.seed,
             variant=task.variant, bot_ids=task.bot_ids, ranks=tuple(ranks), forfeits=forfeits,
             strikes=tuple(0 for _ in task.bot_ids), end_reason="goal", decisions=10, seconds=0.01,
-            record_path=None,
+            record=None,
         )
 
     def close(self) -> None:
@@ -123,18 +123,3 @@ def install_bot(store: Store, folder: Path, name: str) -> int:
         return store.add_bot(conn, name=name, version="v1", content_hash=digest, kind="submitted",
                              command=manifest.command, folder=str(relative), games=manifest.games)
 
-
-@dataclass
-class CrashOnceRunner(FakeRunner):
-    """A FakeRunner whose worker process dies (os._exit) in the middle of
-    its first match: the marker file makes it crash only once."""
-
-    marker: str = ""
-
-    def play(self, task: MatchTask) -> PlayedMatch:
-        import os
-
-        if not os.path.exists(self.marker):
-            Path(self.marker).touch()
-            os._exit(3)
-        return super().play(task)

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ladder.matchmaking import BotStats, balanced_seating
-from ladder.pool import InlinePool
+from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig, LadderError
 from ladder.store import Store
 from ladder_support import RANDOM_BOT_SOURCE, FakeRunner, add_bots, install_bot, open_store, random_bot_folder
@@ -31,7 +31,7 @@ NAMES = [f"bot{i}" for i in range(10)]
 
 def ladder_run(store: Store, runner: FakeRunner, warnings: list[str] | None = None, **config: object) -> Ladder:
     ladder = Ladder(store, InlinePool(runner), LadderConfig(game="saboteur", **config),  # type: ignore[arg-type]
-                    lambda bot: ["fake"], on_warning=None if warnings is None else warnings.append)
+                    on_warning=None if warnings is None else warnings.append)
     ladder.run()
     return ladder
 

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from ladder.matchmaking import rotations
-from ladder.pool import InlinePool
+from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig, recompute
 from ladder.standings import standings
 from ladder.store import Store
@@ -15,7 +15,7 @@ from ladder_support import FakeRunner, add_bots, open_store
 
 
 def run(store: Store, runner: FakeRunner, **config: object) -> Ladder:
-    ladder = Ladder(store, InlinePool(runner), LadderConfig(**config), lambda bot: ["fake"])  # type: ignore[arg-type]
+    ladder = Ladder(store, InlinePool(runner), LadderConfig(**config))  # type: ignore[arg-type]
     ladder.run()
     return ladder
 
@@ -90,7 +90,7 @@ def test_a_failure_that_is_not_a_bots_is_retried_and_never_rated(tmp_path: Path)
     with open_store(tmp_path) as store:
         add_bots(store, ["a", "b", "c"])
         runner = FakeRunner()
-        ladder = Ladder(store, InlinePool(runner), LadderConfig(matches=3, sizes=(3,), seed=6), lambda b: ["fake"])
+        ladder = Ladder(store, InlinePool(runner), LadderConfig(matches=3, sizes=(3,), seed=6))
         ladder.plan_next()
         target = ladder.queue[0].match_id
         runner.failures[target] = ["referee_error", "worker_crash"]
@@ -106,7 +106,7 @@ def test_a_match_that_keeps_failing_is_abandoned_unrated(tmp_path: Path) -> None
     with open_store(tmp_path) as store:
         add_bots(store, ["a", "b", "c"])
         runner = FakeRunner()
-        ladder = Ladder(store, InlinePool(runner), LadderConfig(matches=3, sizes=(3,), seed=7), lambda b: ["fake"])
+        ladder = Ladder(store, InlinePool(runner), LadderConfig(matches=3, sizes=(3,), seed=7))
         ladder.plan_next()
         target = ladder.queue[0].match_id
         runner.failures[target] = ["resources"] * 3
@@ -141,18 +141,3 @@ def test_a_restarted_ladder_first_plays_what_was_left_planned(tmp_path: Path) ->
         assert store.match_count() == 4
         assert len({m["set_id"] for m in store.matches("gnadenlos")}) == 1
 
-
-def test_a_worker_process_that_dies_is_replaced_and_its_match_replayed_unrated(tmp_path: Path) -> None:
-    from functools import partial
-
-    from ladder.pool import ProcessPool
-    from ladder_support import CrashOnceRunner
-
-    with open_store(tmp_path) as store:
-        add_bots(store, ["a", "b", "c"])
-        pool = ProcessPool(1, partial(CrashOnceRunner, marker=str(tmp_path / "crashed")))
-        status = Ladder(store, pool, LadderConfig(matches=3, sizes=(3,), seed=11), lambda b: ["fake"]).run()
-        assert status.played == 3
-        [failure] = store.failures()
-        assert failure["kind"] == "worker_crash" and "exit" in failure["detail"]
-        assert store.match_count() == 3 and recompute(store, "gnadenlos")[0]

@@ -20,7 +20,7 @@ def store_match(store: Store, match_id: str, bot_ids: tuple[int, ...], ranks: tu
     places = rated_places(ranks, forfeits)
     played = PlayedMatch(match_id=match_id, game="gnadenlos", set_id="s", rotation=0, seed=1, variant={},
                          bot_ids=bot_ids, ranks=ranks, forfeits=forfeits, strikes=(0,) * len(bot_ids),
-                         end_reason="goal", decisions=1, seconds=0.1, record_path=None)
+                         end_reason="goal", decisions=1, seconds=0.1, record=None)
     store.record_match(played, places, before, rate_match(env, before, places))
 
 

@@ -18,7 +18,7 @@ from ladder_support import add_bots, open_store
 def played(match_id: str, bot_ids: tuple[int, ...]) -> PlayedMatch:
     return PlayedMatch(match_id=match_id, game="gnadenlos", set_id="s", rotation=0, seed=7, variant={},
                        bot_ids=bot_ids, ranks=(0, 1, 2), forfeits=(None, None, None), strikes=(0, 0, 0),
-                       end_reason="goal", decisions=3, seconds=0.1, record_path=None)
+                       end_reason="goal", decisions=3, seconds=0.1, record=None)
 
 
 def test_a_new_store_is_at_the_latest_schema_version_in_wal_mode(tmp_path: Path) -> None:

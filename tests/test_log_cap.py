@@ -15,6 +15,7 @@ from pathlib import Path
 import psutil
 from click.testing import CliRunner
 
+from ladder.botfiles import StoreFiles
 from ladder.roster import command_line
 from ladder.runner import RealRunner
 from ladder.store import Store
@@ -26,7 +27,6 @@ from referee.sandbox import Limits, SandboxPolicy, spawn
 from referee.sandbox.logpipe import TRUNCATED, rotated_path
 
 CHATTY = Path(__file__).parent / "hostile" / "chatty_per_match.py"
-RANDOM = (sys.executable, "-m", "bots.random", "--seed", "1")
 MATCHES = 6
 SAID = 700 * 1024
 """What the chatty bot writes per match."""
@@ -62,9 +62,11 @@ def test_a_bot_restarted_every_match_keeps_at_most_two_caps_of_log(tmp_path: Pat
         (chatty,) = store.bot_versions("chatty")
         command = tuple(command_line(chatty, store))
         script = command[-1]
-        specs = (BotSpec(chatty_id, chatty.label, command, str(Path(script).parent)),
-                 BotSpec(901, "random-a@1", RANDOM), BotSpec(902, "random-b@1", RANDOM))
-        runner = RealRunner(store.records_dir, TimeControl(move_time=1.0), store.logs_dir)
+        specs = (BotSpec(chatty_id, chatty.label, chatty.kind, chatty.command, chatty.content_hash,
+                         str(Path(script).parent)),
+                 BotSpec(901, "random-a@1", "builtin", ("random",), "random-a"),
+                 BotSpec(902, "random-b@1", "builtin", ("random",), "random-b"))
+        runner = RealRunner(TimeControl(move_time=1.0), StoreFiles(), store.logs_dir)
         try:
             for number in range(MATCHES):
                 runner.play(MatchTask(f"m{number}", "gnadenlos", "s", 0, number, {}, specs))
