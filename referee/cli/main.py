@@ -17,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "simulate": "referee.cli.simulate:simulate",
     "play": "referee.cli.play:play",
     "replay": "referee.cli.replay:replay",
+    "view": "referee.cli.view:view",
+    "report": "ladder.report_cli:report",
     "submit": "ladder.cli:submit",
     "bots": "ladder.cli:bots",
     "ladder": "ladder.cli:ladder",

@@ -15,7 +15,8 @@ play a match, a bot never loads the protocol's codec module of a game it
 does not play), and the rules engines still import nothing of the layers
 above them. The typed accessors are in the layers: `load_game` and
 `load_strategy` here, `codec_for` in referee.protocol.codec, `renderer_for`
-in referee.render.view, `summariser_for` in referee.simulation,
+in referee.render.view, `drawing_for` in referee.web.drawing,
+`summariser_for` in referee.simulation,
 `public_summary` in referee.match.
 """
 
@@ -41,8 +42,8 @@ class GamePlugin:
     Each part is "module:attribute" relative to `package` (a module alone
     for the codec, whose functions are read by name); the defaults are the
     layout of docs/engine.md, so a game that follows it declares only its
-    name and package. A game without a renderer, summary or summariser says
-    None, and the harness uses its game-neutral default.
+    name and package. A game without a renderer, viewer drawing, summary or
+    summariser says None, and the harness uses its game-neutral default.
     """
 
     name: str
@@ -57,6 +58,10 @@ class GamePlugin:
     and events (referee.protocol.codec.GameCodec)."""
     renderer: str | None = "render:Renderer"
     """The `GameRenderer` subclass that draws its table and events."""
+    viewer: str | None = "viewer:Drawing"
+    """The `GameDrawing` subclass that draws its table as HTML in the browser
+    viewer (`referee view`, referee.web.drawing); its events are written
+    there by the renderer."""
     summary: str | None = "summary:public_summary"
     """Public end-of-match figures for a record's footer, from the JSON of a
     final observation."""

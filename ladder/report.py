@@ -1,0 +1,198 @@
+"""The ladder report: what a page shows of a game's ladder, as data and plots.
+
+Everything is read through the code `referee table --json` uses
+(`ladder.standings.to_json`: standings, head-to-head, seats) and the
+store's own records of rating history and matches; nothing is computed
+twice. What this module adds is what a page needs on top: the rating
+history per bot, intervals on the head-to-head shares and the seat win
+shares, the recent matches with their seats, and the plots, as Plotly
+figure specifications (JSON that plotly.js draws; the page inlines
+plotly.js from the `plotly` package, so it needs no network).
+
+Intervals are 95 % Wilson score intervals of a proportion (they stay inside
+0..1 and are honest for small counts, unlike the normal approximation).
+The rating band is mu +- 3 sigma: its lower edge is the conservative rating
+the standings rank by.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from ladder.standings import to_json
+from ladder.store import Store, now_iso
+from referee.untrusted import safe_line
+
+Z95 = 1.959964
+"""The standard normal quantile of a two-sided 95 % interval."""
+BAND_SIGMAS = 3
+"""The rating history's band: mu +- 3 sigma, down to the conservative rating."""
+RECENT_MATCHES = 20
+"""How many of the latest matches the report lists."""
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf")
+"""One colour per bot in the rating history (plotly's own cycle), its band the same colour, faint."""
+PLOT_CONFIG = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["sendDataToCloud"]}
+"""plotly.js options: no logo link to the outside world."""
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion; (0, 1) without data."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _label(row: dict[str, Any]) -> str:
+    return f"{safe_line(row['bot'])} {safe_line(row['version'])}"
+
+
+def _plot_text(text: str) -> str:
+    """A name for a plot: plotly.js reads a few HTML tags (links among them)
+    in its labels, so a bot's name is escaped for it."""
+    return html.escape(text, quote=False)
+
+
+def rating_history(store: Store, game: str, standings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per ranked bot: after which of the game's matches (1 = the first) its
+    rating changed, and mu and sigma after each; the start (match 0) at the
+    rating before its first match."""
+    order = {row["match_id"]: index + 1 for index, row in enumerate(store.matches(game))}
+    by_bot: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in store.rating_history(game):
+        by_bot[row["bot_id"]].append(row)
+    series = []
+    for standing in standings:
+        rows = by_bot.get(standing["bot_id"], [])
+        points = [{"match": 0, "mu": rows[0]["mu_before"], "sigma": rows[0]["sigma_before"]}] if rows else []
+        points += [{"match": order[r["match_id"]], "mu": r["mu_after"], "sigma": r["sigma_after"]} for r in rows]
+        series.append({"bot": _plot_text(_label(standing)), "bot_id": standing["bot_id"], "points": points})
+    return series
+
+
+def recent_matches(store: Store, game: str, limit: int = RECENT_MATCHES) -> list[dict[str, Any]]:
+    """The latest matches, newest first: when, who sat where and finished
+    where, how it ended, and its record (None if not kept)."""
+    names = {b.bot_id: f"{safe_line(b.name)} {safe_line(b.version)}" for b in store.bots()}
+    seats: dict[str, list[Any]] = defaultdict(list)
+    for row in store.seat_rows(game):
+        seats[row.match_id].append(row)
+    matches = store.matches(game)
+    out = []
+    for number, match in reversed(list(enumerate(matches, 1))[-limit:]):
+        rows = sorted(seats[match["match_id"]], key=lambda r: r.seat)
+        out.append({
+            "number": number,
+            "match_id": safe_line(match["match_id"]),
+            "finished_at": match["finished_at"],
+            "end_reason": safe_line(match["end_reason"]),
+            "decisions": match["decisions"],
+            "seats": [{"seat": r.seat, "bot": names.get(r.bot_id, f"#{r.bot_id}"), "place": r.place + 1,
+                       "forfeit": safe_line(r.forfeit) if r.forfeit else None} for r in rows],
+            "record_path": match["record_path"],
+        })
+    return out
+
+
+def _history_figure(series: list[dict[str, Any]]) -> dict[str, Any]:
+    traces: list[dict[str, Any]] = []
+    for index, bot in enumerate(series):
+        points = bot["points"]
+        if not points:
+            continue
+        x = [p["match"] for p in points]
+        upper = [p["mu"] + BAND_SIGMAS * p["sigma"] for p in points]
+        lower = [p["mu"] - BAND_SIGMAS * p["sigma"] for p in points]
+        group = f"bot{index}"
+        colour = COLOURS[index % len(COLOURS)]
+        band = f"rgba({int(colour[1:3], 16)},{int(colour[3:5], 16)},{int(colour[5:7], 16)},0.15)"
+        traces.append({"type": "scatter", "mode": "lines", "x": x, "y": upper, "line": {"width": 0, "color": colour},
+                       "legendgroup": group, "showlegend": False, "hoverinfo": "skip", "name": bot["bot"]})
+        traces.append({"type": "scatter", "mode": "lines", "x": x, "y": lower, "line": {"width": 0, "color": colour},
+                       "fill": "tonexty", "fillcolor": band, "legendgroup": group, "showlegend": False,
+                       "hoverinfo": "skip", "name": bot["bot"]})
+        traces.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": [p["mu"] for p in points],
+                       "name": bot["bot"], "legendgroup": group, "marker": {"size": 4}, "line": {"color": colour},
+                       "customdata": [p["sigma"] for p in points],
+                       "hovertemplate": "%{fullData.name}<br>after match %{x}: μ %{y:.2f} ± 3σ "
+                                        "(σ %{customdata:.2f})<extra></extra>"})
+    return {"data": traces, "layout": {
+        "xaxis": {"title": {"text": "match of the ladder"}, "rangemode": "tozero"},
+        "yaxis": {"title": {"text": "rating μ (band: μ ± 3σ)"}},
+        "margin": {"t": 10, "r": 10}, "height": 380, "legend": {"orientation": "h", "y": -0.2},
+        "hovermode": "closest"}}
+
+
+def _h2h_figure(bots: list[str], pairs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rows: the bot; columns: its opponent; colour: how often the row bot
+    finished ahead; text: the counts; hover: the interval too."""
+    index = {bot: i for i, bot in enumerate(bots)}
+    z: list[list[float | None]] = [[None] * len(bots) for _ in bots]
+    text = [[""] * len(bots) for _ in bots]
+    hover = [["" for _ in bots] for _ in bots]
+    for pair in pairs:
+        r, c = index[pair["bot"]], index[pair["opponent"]]
+        z[r][c] = pair["share"]
+        text[r][c] = f"{pair['ahead']}/{pair['together']}"
+        hover[r][c] = (f"{pair['bot']} ahead of {pair['opponent']}: {pair['ahead']} of {pair['together']} "
+                       f"({pair['share']:.0%}, 95 % interval {pair['low']:.0%}–{pair['high']:.0%})")
+    return {"data": [{"type": "heatmap", "x": bots, "y": bots, "z": z, "text": text, "customdata": hover,
+                      "texttemplate": "%{text}", "hovertemplate": "%{customdata}<extra></extra>",
+                      "zmin": 0, "zmax": 1, "colorscale": "RdBu", "reversescale": False,
+                      "colorbar": {"title": {"text": "ahead"}, "tickformat": ".0%"}}],
+            "layout": {"xaxis": {"title": {"text": "opponent"}, "side": "top", "automargin": True},
+                       "yaxis": {"title": {"text": "bot"}, "autorange": "reversed", "automargin": True},
+                       "margin": {"t": 40, "r": 10}, "height": 120 + 40 * len(bots)}}
+
+
+def _seats_figure(seats: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    traces = []
+    for size, rows in seats.items():
+        shares = [r["win_share"] or 0.0 for r in rows]
+        traces.append({
+            "type": "bar", "name": f"{size} players", "x": [f"seat {r['seat']}" for r in rows], "y": shares,
+            "error_y": {"type": "data", "symmetric": False,
+                        "array": [r["high"] - s for r, s in zip(rows, shares)],
+                        "arrayminus": [s - r["low"] for r, s in zip(rows, shares)]},
+            "customdata": [[r["wins"], r["matches"], r["low"], r["high"]] for r in rows],
+            "hovertemplate": "%{x} at %{fullData.name}: won %{customdata[0]} of %{customdata[1]} "
+                             "(%{y:.0%}, 95 % interval %{customdata[2]:.0%}–%{customdata[3]:.0%})<extra></extra>"})
+    shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 1 / int(size), "y1": 1 / int(size),
+               "line": {"dash": "dot", "width": 1}} for size in seats]
+    return {"data": traces, "layout": {"barmode": "group", "yaxis": {"title": {"text": "win share"},
+                                                                       "tickformat": ".0%", "range": [0, 1]},
+                                       "shapes": shapes, "margin": {"t": 10, "r": 10}, "height": 340}}
+
+
+def report_data(store: Store, game: str) -> dict[str, Any]:
+    """Everything the report page shows of `game`'s ladder (JSON)."""
+    table = to_json(store, game, h2h=True, seats=True)
+    standings = table["standings"]
+    label = {row["bot"]: _plot_text(_label(row)) for row in standings}
+    pairs = [{**pair, "bot": label[pair["bot"]], "opponent": label[pair["opponent"]],
+              **dict(zip(("low", "high"), wilson(pair["ahead"], pair["together"])))}
+             for pair in table["head_to_head"]]
+    for rows in table["seats"].values():
+        for row in rows:
+            row["low"], row["high"] = wilson(row["wins"], row["matches"])
+    history = rating_history(store, game, standings)
+    bots = [_plot_text(_label(row)) for row in standings]
+    return {
+        "game": game,
+        "generated": now_iso(),
+        "table": table,
+        "recent": recent_matches(store, game),
+        "figures": {
+            "history": _history_figure(history),
+            "h2h": _h2h_figure(bots, pairs),
+            "seats": _seats_figure(table["seats"]),
+        },
+        "plot_config": PLOT_CONFIG,
+    }
