@@ -22,8 +22,11 @@ from markdown_it.token import Token
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 RULES = ROOT / "docs" / "rules"
-RULE_ID = re.compile(r"(?<![\w-])([GS]-\d+(?:\.\d+)?)(?![\w.]*\d)")
-RULE_DEFINED = re.compile(r"^(?:#+|-)\s+([GS]-\d+(?:\.\d+)?)\s", re.MULTILINE)
+RULE_DEFINED = re.compile(r"^(?:#+|-)\s+([A-Z]-\d+(?:\.\d+)?)\s", re.MULTILINE)
+RULE_PAGES = {match[0]: page.name for page in sorted(RULES.glob("*.md"))
+              for match in RULE_DEFINED.findall(page.read_text(encoding="utf-8"))}
+"""Each game's rule-id letter and its rules page (G gnadenlos.md, S saboteur.md, ...)."""
+RULE_ID = re.compile(rf"(?<![\w-])([{''.join(RULE_PAGES)}]-\d+(?:\.\d+)?)(?![\w.]*\d)")
 SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
 
 _parser = MarkdownIt("commonmark")
@@ -148,7 +151,7 @@ def test_a_page_citing_rule_ids_links_their_rules_page(page: Path) -> None:
     cites a game's rule ids links that game's rules page."""
     cited = {match.group(1)[0] for match in RULE_ID.finditer(page.read_text(encoding="utf-8"))}
     linked = {(page.parent / target.partition("#")[0]).resolve() for _, target in links(page)}
-    missing = [name for letter, name in (("G", "gnadenlos.md"), ("S", "saboteur.md"))
+    missing = [name for letter, name in RULE_PAGES.items()
                if letter in cited and (RULES / name).resolve() not in linked]
     assert not missing, f"{page.relative_to(ROOT)} cites rule ids but links no {', '.join(missing)}"
 
