@@ -84,7 +84,7 @@ def test_what_a_bot_leaves_behind_cannot_crash_the_cleanup_or_a_later_run(tmp_pa
     bots += [litter, *start_bots([RANDOM, RANDOM], ["random-1", "random-2"])]
     result = play(bots, tmp_path / "one.jsonl")
     assert "littered" in litter.log_path.read_text()  # type: ignore[union-attr]
-    assert all(seat.forfeit is None for seat in result.seats)
+    assert all(seat.forfeit is None for seat in result.seats), read_record(tmp_path / "one.jsonl").forfeits
     box = litter._process.sandbox.box_dir  # type: ignore[union-attr]
     litter.close()
     assert not box.exists()

@@ -1,14 +1,17 @@
 """Hostile bot: leaves in its working folder what crashed the old cleanup
 (containment issue, property 1): a link to a folder outside the sandbox, a
 link to /, a link to itself, 3,000 nested folders, folders and files of
-mode 000. Then plays on.
+mode 000. It does so as it starts, before it listens (3,000 folders can
+take longer than a decision's time on a busy machine), then plays on as a
+random bot.
 
 Usage: litter.py OUTSIDE_FOLDER [--socket PATH]
 """
 
 import os
 
-from _as_bot import run
+import random
+import sys
 
 DEPTH = 3000
 
@@ -31,4 +34,15 @@ def act(args):
     print("littered", flush=True)
 
 
-run(act, "litter")
+argv = sys.argv[1:]
+act(argv[:1])
+if "--socket" in argv:
+    from bots.sdk import Bot, serve
+
+    class Litter(Bot):
+        name = "litter"
+
+        def decide(self, observation, legal_actions, context):  # type: ignore[no-untyped-def]
+            return random.choice(legal_actions)
+
+    serve(Litter(), argv[argv.index("--socket"):argv.index("--socket") + 2])
