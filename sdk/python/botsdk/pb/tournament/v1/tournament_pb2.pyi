@@ -1,5 +1,6 @@
 from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as _gnadenlos_pb2
 from botsdk.pb.saboteur.v1 import saboteur_pb2 as _saboteur_pb2
+from botsdk.pb.leduc.v1 import leduc_pb2 as _leduc_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -39,28 +40,34 @@ class TimeControl(_message.Message):
     def __init__(self, move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ...) -> None: ...
 
 class GameObservation(_message.Message):
-    __slots__ = ("gnadenlos", "saboteur")
+    __slots__ = ("gnadenlos", "saboteur", "leduc")
     GNADENLOS_FIELD_NUMBER: _ClassVar[int]
     SABOTEUR_FIELD_NUMBER: _ClassVar[int]
+    LEDUC_FIELD_NUMBER: _ClassVar[int]
     gnadenlos: _gnadenlos_pb2.Observation
     saboteur: _saboteur_pb2.Observation
-    def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Observation, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Observation, _Mapping]] = ...) -> None: ...
+    leduc: _leduc_pb2.Observation
+    def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Observation, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Observation, _Mapping]] = ..., leduc: _Optional[_Union[_leduc_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class GameAction(_message.Message):
-    __slots__ = ("gnadenlos", "saboteur")
+    __slots__ = ("gnadenlos", "saboteur", "leduc")
     GNADENLOS_FIELD_NUMBER: _ClassVar[int]
     SABOTEUR_FIELD_NUMBER: _ClassVar[int]
+    LEDUC_FIELD_NUMBER: _ClassVar[int]
     gnadenlos: _gnadenlos_pb2.Action
     saboteur: _saboteur_pb2.Action
-    def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Action, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Action, _Mapping]] = ...) -> None: ...
+    leduc: _leduc_pb2.Action
+    def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Action, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Action, _Mapping]] = ..., leduc: _Optional[_Union[_leduc_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("gnadenlos", "saboteur")
+    __slots__ = ("gnadenlos", "saboteur", "leduc")
     GNADENLOS_FIELD_NUMBER: _ClassVar[int]
     SABOTEUR_FIELD_NUMBER: _ClassVar[int]
+    LEDUC_FIELD_NUMBER: _ClassVar[int]
     gnadenlos: _gnadenlos_pb2.Event
     saboteur: _saboteur_pb2.Event
-    def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Event, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Event, _Mapping]] = ...) -> None: ...
+    leduc: _leduc_pb2.Event
+    def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Event, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Event, _Mapping]] = ..., leduc: _Optional[_Union[_leduc_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class MatchStart(_message.Message):
     __slots__ = ("match_id", "game", "variant", "seat", "num_seats", "seat_names", "time_control", "observation")
