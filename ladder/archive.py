@@ -23,7 +23,7 @@ import shutil
 import tarfile
 from pathlib import Path, PurePosixPath
 
-from ladder.intake import Limits
+from ladder.intake import MIB, Limits
 
 class ArchiveError(Exception):
     """An archive cannot be unpacked: the message says which entry and why."""
@@ -102,10 +102,14 @@ def _checked_members(tar: tarfile.TarFile, limits: Limits) -> list[tarfile.TarIn
                                "pipe): remove it from the bot's folder")
         total += member.size
         if total > limits.max_bytes:
-            raise ArchiveError(f"the archive's files hold more than {limits.max_bytes >> 20} MiB (the limit; "
+            raise ArchiveError(f"the archive's files hold more than {_size(limits.max_bytes)} (the limit; "
                                f"at {member.name!r}): leave data files, build outputs and caches out, or ask "
                                "the operator to raise --max-mib")
     return members
+
+
+def _size(size: int) -> str:
+    return f"{size / MIB:,.0f} MiB" if size >= MIB else f"{size:,} bytes"
 
 
 def _open_modes(folder: Path) -> None:

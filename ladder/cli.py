@@ -38,12 +38,37 @@ MIN_MOVE_TIME = 0.01
 PIPE_WIDTH = 150
 EXIT_INTERRUPTED = 130
 """The shell's code for a run stopped by SIGINT."""
+EXIT_UNSETTLED = 3
+"""`referee ladder --until-stable` or `--versus` spent its budget before the
+question was settled (docs/ladder.md)."""
 
 db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The ladder database (default: $REFEREE_DATA/ladder.sqlite or ./data/ladder.sqlite).",
 )
-game_option = click.option("--game", default=DEFAULT_GAME, show_default=True, help="The game of the ladder.")
+def _known_game(ctx: click.Context, param: click.Parameter, game: str) -> str:
+    """--game must name a game the referee runs (an unknown one is an error,
+    not an empty ladder)."""
+    from referee.games import load_game
+
+    try:
+        load_game(game)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return game
+
+
+game_option = click.option("--game", default=DEFAULT_GAME, show_default=True, callback=_known_game,
+                           help="The game of the ladder.")
+confidence_option = click.option(
+    "--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True,
+    help="How sure a pair's verdict (ordered, indistinguishable) must be: each is wrong at most 1 - this often.",
+)
+margin_option = click.option(
+    "--margin", type=click.FloatRange(0.001, 0.5), default=None,
+    help="Indistinguishable: the score of a pair (how often one finishes ahead of the other, ties half) "
+         "is shown within 0.5 ± this (default 0.1); with --versus, the improvement H1 claims (default 0.05).",
+)
 workers_option = click.option(
     "--workers", type=click.IntRange(min=1), default=None,
     help="Worker processes of the embedded Dask cluster (default: one per CPU); not with --scheduler.",
@@ -213,8 +238,18 @@ def bots(db_path: Path | None, as_json: bool) -> None:
 @click.option("--matches", type=click.IntRange(min=1), default=None,
               help=f"Matches to play in this run (default {DEFAULT_MATCHES}; with --until-stable the budget, "
                    f"default {DEFAULT_STABLE_BUDGET}).")
-@click.option("--until-stable", is_flag=True, help="Stop once every adjacent pair is ordered at --confidence.")
-@click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True)
+@click.option("--until-stable", is_flag=True,
+              help="Stop once every adjacent pair is ordered or indistinguishable at --confidence "
+                   f"(exit status {EXIT_UNSETTLED} if the budget runs out first).")
+@confidence_option
+@margin_option
+@click.option("--versus", nargs=2, default=None, metavar="NEW OLD",
+              help="Is NEW better than OLD (NAME or NAME@VERSION)? Seat both at every table until the SPRT "
+                   f"decides (exit status {EXIT_UNSETTLED} if the budget runs out first).")
+@click.option("--alpha", type=click.FloatRange(0.001, 0.5), default=0.05, show_default=True,
+              help="--versus: how often it may call NEW better when it is not.")
+@click.option("--beta", type=click.FloatRange(0.001, 0.5), default=0.05, show_default=True,
+              help="--versus: how often it may miss an improvement of --margin.")
 @workers_option
 @scheduler_option
 @click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
@@ -228,16 +263,22 @@ def bots(db_path: Path | None, as_json: bool) -> None:
               help="A rule variant of the game (repeatable), e.g. setup=advanced.")
 @game_option
 @db_option
-def ladder(matches: int | None, until_stable: bool, confidence: float, workers: int | None,
+def ladder(matches: int | None, until_stable: bool, confidence: float, margin: float | None,
+           versus: tuple[str, str] | None, alpha: float, beta: float, workers: int | None,
            scheduler: str | None, move_time: float, players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
            variants: tuple[str, ...], game: str, db_path: Path | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.progress import ProgressLines
-    from ladder.render import LiveView, standings_table
+    from ladder.render import LiveView, pairs_report, standings_table, versus_report
     from ladder.roster import register_builtins
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
-    from ladder.standings import standings
+    from ladder.sprt import Sprt
+    from ladder.standings import mean_set_size, standings
+    from ladder.stopping import DEFAULT_MARGIN
+
+    if versus and until_stable:
+        raise click.UsageError("--versus and --until-stable ask different questions: choose one")
 
     check_cluster_options(workers, scheduler)
     sizes = parse_players(players, game)
@@ -263,9 +304,12 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
             seatable(game, sizes, len(game_roster(store, game)))
         except LadderError as exc:
             raise click.ClickException(str(exc)) from None
-        budget = matches or (DEFAULT_STABLE_BUDGET if until_stable else DEFAULT_MATCHES)
+        pair = find_versus(store, game, versus) if versus else None
+        budget = matches or (DEFAULT_STABLE_BUDGET if until_stable or versus else DEFAULT_MATCHES)
         click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
+        sprt = Sprt(margin or Sprt().margin, alpha, beta)
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
+                              margin=margin or DEFAULT_MARGIN, versus=pair, sprt=sprt,
                               sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)
         pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
         # a terminal gets the live view; a log (CI, a pipe) a line per finished match
@@ -278,16 +322,40 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
                 status = runner.run()
             except LadderError as exc:  # it may quote a failed match's detail, a bot's words
                 raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
-        console.print(standings_table(standings(store, game), f"{game} ladder"))
+        console.print(standings_table(standings(store, game), f"{game} ladder", status.pairs, width=console.width,
+                                      set_size=mean_set_size(store, game)))
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
                       f"records in {store.records_dir}")
+        names = {b.bot_id: b.label for b in store.bots()}
         if until_stable:
-            console.print(f"stable at {confidence:.0%}: {'yes' if status.stable else 'no (budget spent)'}")
+            console.print(pairs_report(status, names, mean_set_size(store, game)))
+        if status.versus is not None:
+            console.print(versus_report(status.versus, names))
         if status.interrupted:
             console.print(f"stopped by Ctrl-C: finished matches are kept; {status.discarded} running ones were "
                           "discarded and will be played on the next run")
             raise SystemExit(EXIT_INTERRUPTED)
+        if (until_stable or versus) and not status.stable:
+            raise SystemExit(EXIT_UNSETTLED)
+
+
+def find_versus(store: Store, game: str, names: tuple[str, str]) -> tuple[int, int]:
+    """The bot ids of --versus NEW OLD (NAME is the active version, NAME@VERSION
+    any version): two different bots that play `game`."""
+    ids = []
+    for text in names:
+        name, _, version = text.partition("@")
+        found = [b for b in store.bot_versions(name) if (b.version == version if version else b.active)]
+        if not found:
+            known = ", ".join(f"{name}@{b.version}" for b in store.bot_versions(name)) or "none registered"
+            raise click.BadParameter(f"no bot {safe_line(text)} ({known})", param_hint="--versus")
+        if game not in found[-1].games:
+            raise click.BadParameter(f"{found[-1].label} does not play {game}", param_hint="--versus")
+        ids.append(found[-1].bot_id)
+    if ids[0] == ids[1]:
+        raise click.BadParameter("NEW and OLD are the same bot version", param_hint="--versus")
+    return ids[0], ids[1]
 
 
 @click.command()
@@ -297,21 +365,27 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, workers: 
 @click.option("--h2h", is_flag=True, help="Add the head-to-head matrix.")
 @click.option("--seats", is_flag=True, help="Add the win share per seat position.")
 @click.option("--all", "include_retired", is_flag=True, help="Include older versions of each bot.")
-def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool) -> None:
+@confidence_option
+@margin_option
+def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool,
+          confidence: float, margin: float | None) -> None:
     """Show the standings of the ladder."""
-    from ladder.render import h2h_table, seats_table, standings_table
-    from ladder.standings import standings, to_json
+    from ladder.render import h2h_table, seats_table, standings_table, table_notes
+    from ladder.standings import pair_statuses, standings, to_json
+    from ladder.stopping import DEFAULT_MARGIN
 
+    margin = margin or DEFAULT_MARGIN
     with open_store(db_path, create=False) as store:
         if as_json:
-            click.echo(json.dumps(to_json(store, game, h2h=h2h, seats=seats, include_retired=include_retired),
-                                  indent=2))
+            click.echo(json.dumps(to_json(store, game, h2h=h2h, seats=seats, include_retired=include_retired,
+                                          confidence=confidence, margin=margin), indent=2))
             return
         rows = standings(store, game, include_retired=include_retired)
+        pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin)
         console = make_console()
-        console.print(standings_table(rows, f"{game} ladder: {store.match_count(game)} matches"))
-        console.print("P(> next): probability that the bot is truly stronger than the one below it, "
-                      "Φ((μ1−μ2)/√(σ1²+σ2²))")
+        console.print(standings_table(rows, f"{game} ladder: {store.match_count(game)} matches", pairs,
+                                      width=console.width))
+        console.print(table_notes(confidence, margin))
         if h2h:
             console.print(h2h_table(store, game, rows))
         if seats:
