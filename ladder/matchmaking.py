@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import random
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import trueskill
@@ -75,18 +75,29 @@ def table_score(
 def choose_bots(
     env: trueskill.TrueSkill, roster: Sequence[int], size: int, skills: Mapping[int, Skill],
     stats: Mapping[int, BotStats], latest_seq: int, rng: random.Random,
+    focus: Collection[tuple[int, int]] = (), required: Collection[int] = (),
 ) -> tuple[int, ...]:
     """The `size` bots (sorted ids) whose match teaches the ratings most.
 
-    Raises ValueError when the roster has fewer than `size` bots."""
+    With `focus` pairs (the unsettled adjacent pairs of --until-stable) the
+    table seats as many of them together as it can, so every set adds
+    evidence where it is missing; `required` bots sit at every table (the
+    two bots of --versus). Raises ValueError when the roster has fewer than
+    `size` bots."""
     if len(roster) < size:
         raise ValueError(f"a {size}-player table needs {size} bots; the roster has {len(roster)}")
-    candidates = list(itertools.combinations(sorted(roster), size))
+    fixed = tuple(sorted(set(required)))
+    rest = sorted(set(roster) - set(fixed))
+    candidates = [tuple(sorted(fixed + c)) for c in itertools.combinations(rest, size - len(fixed))]
     if len(candidates) > MAX_CANDIDATES:
         candidates = rng.sample(candidates, MAX_CANDIDATES)
+
+    def focused(table: tuple[int, ...]) -> int:
+        return sum(a in table and b in table for a, b in focus)
+
     return max(
         candidates,
-        key=lambda c: table_score(env, c, skills, stats, latest_seq) + rng.uniform(0, JITTER),
+        key=lambda c: (focused(c), table_score(env, c, skills, stats, latest_seq) + rng.uniform(0, JITTER)),
     )
 
 
@@ -135,10 +146,11 @@ def rotations(seating: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 def plan_table(
     env: trueskill.TrueSkill, roster: Sequence[int], size: int, skills: Mapping[int, Skill],
     stats: Mapping[int, BotStats], latest_seq: int, rng: random.Random, *, duplicate: bool,
+    focus: Collection[tuple[int, int]] = (), required: Collection[int] = (),
 ) -> Table:
-    """Choose the next table: its bots, seating, deal and (for a duplicate
-    set) all its seat rotations."""
-    bots = choose_bots(env, roster, size, skills, stats, latest_seq, rng)
+    """Choose the next table (see `choose_bots`): its bots, seating, deal
+    and (for a duplicate set) all its seat rotations."""
+    bots = choose_bots(env, roster, size, skills, stats, latest_seq, rng, focus, required)
     seating = balanced_seating(rng.sample(bots, len(bots)), stats)
     seats = rotations(seating) if duplicate else (seating,)
     set_id = uuid.UUID(int=rng.getrandbits(128)).hex[:12]

@@ -9,12 +9,14 @@ after the referee's failure policy. A bot that forfeited is placed last
 policy reached with its seat: a forfeit is the bot's own failure and must
 never pay.
 
-The confidence that one bot is truly stronger than another compares their
-*skills*, not one match's performances: P = Phi((mu1 - mu2) / sqrt(s1^2 + s2^2)).
-The match-performance noise beta is left out on purpose: with it the formula
-answers "how likely does the upper bot finish ahead in the next match", a
-question whose answer stays near 50-70% however many matches are played,
-so a stopping rule built on it would never stop.
+The posterior probability that one bot is truly stronger than another
+compares their *skills*, not one match's performances: P = Phi((mu1 - mu2) /
+sqrt(s1^2 + s2^2)) (beta left out: with it the formula answers "how likely
+does the upper bot finish ahead in the next match"). It is shown for
+information only: whether a pair is settled is decided from the pairs'
+shared duplicate sets (ladder.evidence), whose error rate holds whenever
+the ladder looks; TrueSkill's approximate posterior over correlated
+duplicate matches has no such guarantee.
 """
 
 from __future__ import annotations
@@ -28,18 +30,30 @@ import trueskill
 MU = 25.0
 SIGMA = MU / 3
 BETA = SIGMA / 2
-TAU = SIGMA / 100
+TAU = 0.0
+"""No skill drift: a bot version's code never changes, so its strength does
+not either, and sigma may shrink towards zero as evidence accumulates. The
+package default (sigma / 100) adds drift before every match, which keeps
+every sigma above about 0.73 and the ranking from ever settling; in the
+simulation (docs/ladder.md, "Validation") tau = 0 orders the bots at least
+as well (bench/ladder_validation_bench.py)."""
 DRAW_PROBABILITY = 0.02
-"""Gnadenlos! breaks ties by nuggets (G-9.4), so shared places are rare; the package
-default (10%) would model draws that almost never happen."""
+"""Gnadenlos! breaks ties by nuggets (G-9.4), so shared places are rare;
+Saboteur shares more places, yet in the simulation a higher draw
+probability ordered its bots no better (docs/ladder.md, "Validation")."""
+
+MODEL = f"trueskill mu={MU:g} sigma={SIGMA:g} beta={BETA:g} tau={TAU:g} draw_probability={DRAW_PROBABILITY:g}"
+"""The rating model's parameters as stored beside the ratings: a store rated
+with other parameters is recomputed (ladder.standings.current_ratings)."""
 
 
-def make_env() -> trueskill.TrueSkill:
-    """The ladder's TrueSkill environment (the package defaults except the
-    draw probability). `backend=None` keeps the pure-Python normal functions,
-    so stored and recomputed ratings agree to the last bit on every machine."""
+def make_env(tau: float = TAU, draw_probability: float = DRAW_PROBABILITY) -> trueskill.TrueSkill:
+    """The ladder's TrueSkill environment (other tau and draw probabilities
+    only for the validation by simulation). `backend=None` keeps the
+    pure-Python normal functions, so stored and recomputed ratings agree to
+    the last bit on every machine."""
     return trueskill.TrueSkill(
-        mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, draw_probability=DRAW_PROBABILITY, backend=None
+        mu=MU, sigma=SIGMA, beta=BETA, tau=tau, draw_probability=draw_probability, backend=None
     )
 
 
@@ -107,9 +121,10 @@ def adjacent_confidences(ordered: Sequence[Skill]) -> list[float]:
     return [prob_stronger(a, b) for a, b in zip(ordered, ordered[1:])]
 
 
-def is_stable(ordered: Sequence[Skill], confidence: float) -> bool:
-    """Every adjacent pair is separated at `confidence` (the --until-stable test)."""
-    return all(p >= confidence for p in adjacent_confidences(ordered))
+def ranking(skills: dict[int, Skill], bot_ids: Iterable[int], initial: Skill) -> list[int]:
+    """`bot_ids` best first, by the conservative rating (a bot without a
+    rating has `initial`); equal ratings keep the order given."""
+    return sorted(bot_ids, key=lambda b: -skills.get(b, initial).conservative)
 
 
 def initial_skill(env: trueskill.TrueSkill) -> Skill:

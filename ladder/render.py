@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
-from ladder.scheduler import RunStatus
-from ladder.standings import Standing, head_to_head, seat_shares, standings
+from ladder.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED
+from ladder.scheduler import RunStatus, Versus
+from ladder.sprt import H0, H1
+from ladder.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
+from ladder.stopping import PairStatus
 from ladder.store import Store
-from referee.untrusted import safe_text
+from referee.untrusted import safe_line, safe_text
 
 LIVE_REFRESH = 0.5
 """Seconds between live standings rebuilds (each reads the store)."""
@@ -26,22 +32,133 @@ def _when(iso: str | None) -> str:
     return iso[5:16].replace("T", " ") if iso else "-"
 
 
-def standings_table(rows: Sequence[Standing], title: str) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-    for name, justify in [
-        ("#", "right"), ("bot", "left"), ("version", "left"), ("μ", "right"), ("σ", "right"),
-        ("μ−3σ", "right"), ("played", "right"), ("wins", "right"), ("avg pl", "right"),
-        ("forf", "right"), ("last (UTC)", "left"), ("P(>next)", "right"),
-    ]:
-        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for r in rows:
-        table.add_row(
-            str(r.rank), safe_text(r.bot, "" if r.active else "dim"), safe_text(r.version), f"{r.mu:.2f}",
-            f"{r.sigma:.2f}", f"[bold]{r.conservative:.2f}[/bold]", str(r.matches), str(r.wins),
-            f"{r.average_place:.2f}" if r.average_place is not None else "-", str(r.forfeits),
-            _when(r.last_played), f"{r.p_above_next:.0%}" if r.p_above_next is not None else "",
-        )
+@dataclass(frozen=True)
+class _Column:
+    header: str
+    justify: str
+    cell: Callable[[Standing, PairStatus | None, float], RenderableType]
+
+
+def _strikes(row: Standing) -> str:
+    """"3t 1i" (counts by reason's initial; see `table_notes`), "0" if none."""
+    if not row.strikes:
+        return "0"
+    return " ".join(f"{n}{reason[0] if reason != 'unknown' else '?'}" for reason, n in row.strike_reasons.items())
+
+
+def _verdict(pair: PairStatus | None, set_size: float) -> str:
+    """How sure the row's place above the next row is."""
+    if pair is None:
+        return ""
+    v = pair.verdict
+    if v.kind == ORDERED:
+        return "ordered"
+    if v.kind == INDISTINGUISHABLE:
+        return "≈ indisting."
+    if v.more_sets is None or v.more_sets > MAX_PROJECTED_SETS:
+        return f"{v.kind}, ≫"
+    return f"{v.kind}, ~{round(v.more_sets * set_size)}m"
+
+
+COLUMNS = [
+    _Column("#", "right", lambda r, p, z: str(r.rank)),
+    _Column("bot", "left", lambda r, p, z: safe_text(r.bot, "" if r.active else "dim")),
+    _Column("version", "left", lambda r, p, z: safe_text(r.version)),
+    _Column("μ", "right", lambda r, p, z: f"{r.mu:.2f}"),
+    _Column("σ", "right", lambda r, p, z: f"{r.sigma:.2f}"),
+    _Column("μ−3σ", "right", lambda r, p, z: Text(f"{r.conservative:.2f}", style="bold")),
+    _Column("played", "right", lambda r, p, z: str(r.matches)),
+    _Column("wins", "right", lambda r, p, z: str(r.wins)),
+    _Column("avg pl", "right", lambda r, p, z: f"{r.average_place:.2f}" if r.average_place is not None else "-"),
+    _Column("strikes", "right", lambda r, p, z: _strikes(r)),
+    _Column("forf", "right", lambda r, p, z: str(r.forfeits)),
+    _Column("last (UTC)", "left", lambda r, p, z: _when(r.last_played)),
+    _Column("vs next", "left", lambda r, p, z: _verdict(p, z)),
+]
+
+DROP_ORDER = ("last (UTC)", "avg pl", "wins", "σ", "μ", "played", "version", "strikes", "forf", "vs next")
+"""The columns left out, first to last, until the table fits the width; the
+rank, the bot and its rating (μ−3σ) are always shown whole."""
+
+
+def standings_table(rows: Sequence[Standing], title: str, pairs: Sequence[PairStatus] = (), *,
+                    width: int | None = None, set_size: float = 3.5) -> Table:
+    """The standings; with `width`, less important columns are left out
+    until it fits, and a bot name too long even then wraps (never cut).
+    `pairs` gives the "vs next" column (none: no column)."""
+    columns = [c for c in COLUMNS if pairs or c.header != "vs next"]
+    by_upper = {p.upper: p for p in pairs}
+    for header in DROP_ORDER:
+        if width is None or _natural_width(_build(rows, title, columns, by_upper, set_size)) <= width:
+            break
+        columns = [c for c in columns if c.header != header]
+    table = _build(rows, title, columns, by_upper, set_size)
+    if width is not None and _natural_width(table) > width:
+        table.columns[1].no_wrap = False
+        table.columns[1].overflow = "fold"
     return table
+
+
+def _build(rows: Sequence[Standing], title: str, columns: Sequence[_Column], pairs: dict[int, PairStatus],
+           set_size: float) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for c in columns:
+        table.add_column(c.header, justify=c.justify, no_wrap=True)  # type: ignore[arg-type]
+    for r in rows:
+        table.add_row(*(c.cell(r, pairs.get(r.bot_id), set_size) for c in columns))
+    return table
+
+
+def _natural_width(table: Table) -> int:
+    """The width `table` takes when nothing is squeezed."""
+    console = Console(width=10_000)
+    return Measurement.get(console, console.options, table).maximum
+
+
+def table_notes(confidence: float, margin: float) -> Text:
+    """What the strikes and "vs next" cells mean."""
+    return Text(
+        "strikes: t timeout, i illegal, m malformed, c crashed (? stored before reasons were). vs next: "
+        f"ordered = better than the next row, indistinguishable = their score within 0.5 ± {margin:g}, "
+        f"each at {confidence:.0%} from their shared duplicate sets; open ~Nm = about N more matches "
+        "together to settle it."
+    )
+
+
+def pairs_report(status: RunStatus, names: dict[int, str], set_size: float) -> Text:
+    """The end of an --until-stable run: stable, or the unsettled pairs and
+    roughly how many more matches each needs."""
+    if status.stable:
+        return Text("stable: every adjacent pair is ordered or indistinguishable")
+    text = Text(f"not stable: the budget of {status.budget} matches ran out; unsettled pairs:")
+    for p in status.pairs:
+        if p.settled:
+            continue
+        v = p.verdict
+        more = ("far more than that" if v.more_sets is None or v.more_sets > MAX_PROJECTED_SETS
+                else f"about {v.more_sets} more shared sets (~{round(v.more_sets * set_size)} matches)")
+        text.append(f"\n  {safe_line(names.get(p.upper, p.upper))} over {safe_line(names.get(p.lower, p.lower))}: "
+                    f"{v.kind} after {v.sets} shared sets (score {v.mean:.2f}, interval {v.low:.2f}-{v.high:.2f}); "
+                    f"needs {more}")
+    return text
+
+
+def versus_report(versus: Versus, names: dict[int, str]) -> Text:
+    """The SPRT's verdict on --versus NEW OLD and its evidence."""
+    new, old = safe_line(names.get(versus.new, versus.new)), safe_line(names.get(versus.old, versus.old))
+    sprt = versus.sprt
+    verdict = versus.verdict
+    if verdict == H1:
+        head = f"{new} is better than {old} (H1 accepted)"
+    elif verdict == H0:
+        head = f"{new} is not better than {old} by {sprt.margin:g} (H0 accepted)"
+    else:
+        head = f"no verdict on {new} against {old}: the budget ran out"
+    return Text(
+        f"{head}: {new} scored {versus.mean:.3f} against {old} over {len(versus.scores)} shared duplicate sets "
+        f"(1 = always ahead, ties half); log-likelihood ratio {versus.llr:.2f}, bounds {sprt.lower:.2f} and "
+        f"{sprt.upper:.2f}; H0: score 0.5, H1: score {sprt.mu1:g}, alpha {sprt.alpha:g}, beta {sprt.beta:g}"
+    )
 
 
 def h2h_table(store: Store, game: str, rows: Sequence[Standing]) -> Table:
@@ -87,10 +204,14 @@ class LiveView:
         self.task = self.progress.add_task("matches", total=budget, note="")
         self.live = Live(self._render(), console=console, refresh_per_second=4, transient=True)
         self._drawn = 0.0
+        self._pairs: list[PairStatus] = []
+        self._width = console.width if console is not None else None
 
     def _render(self) -> RenderableType:
         rows = standings(self.store, self.game)
-        return Group(self.progress, standings_table(rows, f"{self.game} ladder (live)"))
+        return Group(self.progress, standings_table(rows, f"{self.game} ladder (live)", self._pairs,
+                                                    width=self._width,
+                                                    set_size=mean_set_size(self.store, self.game)))
 
     def __enter__(self) -> "LiveView":
         self.live.__enter__()
@@ -106,6 +227,7 @@ class LiveView:
         if status.stable:
             note += ", stable"
         self.progress.update(self.task, completed=status.played, note=note)
+        self._pairs = status.pairs
         now = time.monotonic()
         if now - self._drawn >= LIVE_REFRESH:
             self._drawn = now

@@ -13,6 +13,13 @@ already stored is never rated again (its id is a unique key).
 Failures that are not a bot's (`MatchFailed`) are recorded and the match is
 retried up to `max_attempts` times, never rated. Ctrl-C stops the run:
 finished matches are kept; running ones are discarded and stay planned.
+
+Two questions a run can stop on, each answered from the evidence of shared
+duplicate sets (ladder.evidence): `until_stable` plays until every adjacent
+pair of the standings is ordered or indistinguishable (ladder.stopping),
+seating the unsettled pairs together; `versus` (NEW, OLD) seats both at
+every table, filled from the rest of the roster, until the SPRT
+(ladder.sprt) accepts a hypothesis.
 """
 
 from __future__ import annotations
@@ -27,7 +34,11 @@ from dataclasses import dataclass, field
 from ladder import matchmaking
 from ladder.matchmaking import BotStats
 from ladder.dispatch import Pool
-from ladder.ratings import Skill, initial_skill, is_stable, make_env, rate_match, rated_places, replay_ratings
+from ladder.evidence import PairEvidence, pair_key
+from ladder.ratings import MODEL, Skill, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
+from ladder.sprt import Sprt
+from ladder.standings import RATING_MODEL_KEY, pair_evidence
+from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.store import BotRow, Store
 from ladder.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
 
@@ -48,7 +59,13 @@ class LadderConfig:
     matches: int = 48
     """Matches to play in this run (the budget, also with until_stable)."""
     until_stable: bool = False
-    confidence: float = 0.95
+    confidence: float = DEFAULT_CONFIDENCE
+    margin: float = DEFAULT_MARGIN
+    """Of --until-stable: how close to even (1/2) a pair's score must be
+    shown to be to call the pair indistinguishable."""
+    versus: tuple[int, int] | None = None
+    """(NEW, OLD) bot ids: seat both at every table until `sprt` decides."""
+    sprt: Sprt = field(default_factory=Sprt)
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
@@ -74,6 +91,33 @@ class RunStatus:
     last: PlayedMatch | None = None
     last_failure: MatchFailed | None = None
     sizes: Counter[int] = field(default_factory=Counter)
+    pairs: list[PairStatus] = field(default_factory=list)
+    """The adjacent pairs of the standings and their verdicts (until_stable)."""
+    versus: "Versus | None" = None
+
+
+@dataclass(frozen=True)
+class Versus:
+    """Where the SPRT of NEW against OLD stands."""
+
+    new: int
+    old: int
+    sprt: Sprt
+    scores: tuple[float, ...]
+    """NEW's score against OLD in each shared finished set, in order."""
+
+    @property
+    def llr(self) -> float:
+        return self.sprt.llr(self.scores)
+
+    @property
+    def verdict(self) -> str | None:
+        """H1 (NEW is better), H0 (it is not) or None (undecided)."""
+        return self.sprt.decide(self.llr) if self.scores else None
+
+    @property
+    def mean(self) -> float:
+        return sum(self.scores) / len(self.scores) if self.scores else 0.5
 
 
 @dataclass
@@ -101,6 +145,7 @@ class Ladder:
         self._warned = False
         self.env = make_env()
         self.rng = random.Random(config.seed)
+        self._adopt_rating_model()
         self.skills: dict[int, Skill] = store.ratings(config.game)
         self.stats: dict[int, _Tally] = {}
         self.latest_seq = 0
@@ -130,17 +175,47 @@ class Ladder:
     def skill(self, bot_id: int) -> Skill:
         return self.skills.get(bot_id, initial_skill(self.env))
 
+    def _adopt_rating_model(self) -> None:
+        """Ratings stored under other TrueSkill parameters (a store from
+        before tau became 0) are recomputed from the results, for every
+        game, before anything is rated on top of them."""
+        if self.store.meta(RATING_MODEL_KEY) == MODEL:
+            return
+        env = make_env()
+        for game in self.store.games():
+            self.store.replace_ratings(game, replay_ratings(env, self.store.rated_results(game)))
+        self.store.set_meta(RATING_MODEL_KEY, MODEL)
+
     def roster(self) -> list[BotRow]:
-        return game_roster(self.store, self.config.game)
+        """The active bots of the game, and with --versus both bots compared
+        (OLD may be a retired version)."""
+        bots = game_roster(self.store, self.config.game)
+        known = {b.bot_id for b in bots}
+        extra = [self.store.bot(b) for b in self.config.versus or () if b not in known]
+        return bots + extra
 
     def ranking(self) -> list[int]:
         """Active bot ids, best first (by the conservative rating)."""
-        ids = [b.bot_id for b in self.roster()]
-        return sorted(ids, key=lambda b: -self.skill(b).conservative)
+        return ranking(self.skills, [b.bot_id for b in game_roster(self.store, self.config.game)],
+                       initial_skill(self.env))
 
-    def stable(self) -> bool:
-        order = [self.skill(b) for b in self.ranking()]
-        return len(order) >= 2 and is_stable(order, self.config.confidence)
+    def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
+        return pair_evidence(self.store, self.config.game, self.config.confidence)
+
+    def refresh(self) -> None:
+        """Judge the evidence anew: the adjacent pairs (and whether all are
+        settled), or the SPRT of --versus."""
+        evidence = self._evidence()
+        if self.config.versus is not None:
+            new, old = self.config.versus
+            found = evidence.get(pair_key(new, old), PairEvidence(1 - self.config.confidence))
+            scores = tuple(found.scores if new < old else [1 - x for x in found.scores])
+            self.status.versus = Versus(new, old, self.config.sprt, scores)
+            self.status.stable = self.status.versus.verdict is not None
+            return
+        self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
+                                           margin=self.config.margin)
+        self.status.stable = len(self.status.pairs) >= 1 and all_settled(self.status.pairs)
 
     # -- planning -------------------------------------------------------------
 
@@ -176,7 +251,8 @@ class Ladder:
         skills = {b: self.skill(b) for b in roster}
         table = matchmaking.plan_table(
             self.env, list(roster), size, skills, self._bot_stats(), self.latest_seq, self.rng,
-            duplicate=self.config.duplicate,
+            duplicate=self.config.duplicate, focus=focus(self.status.pairs) if self.config.until_stable else (),
+            required=self.config.versus or (),
         )
         specs = {b: self._spec(roster[b]) for b in table.rotations[0]}
         tasks = [
@@ -190,7 +266,8 @@ class Ladder:
     def _may_dispatch(self) -> bool:
         if len(self._dispatched) >= self.config.matches:
             return False
-        return not (self.config.until_stable and self.status.stable)
+        stops = self.config.until_stable or self.config.versus is not None
+        return not (stops and self.status.stable)
 
     def _dispatch(self) -> None:
         while self.pool.idle() > 0:
@@ -248,20 +325,23 @@ class Ladder:
     # -- the run --------------------------------------------------------------
 
     def run(self) -> RunStatus:
-        """Play until the budget is spent (or the ratings are stable with
-        until_stable); Ctrl-C stops cleanly. Raises LadderError."""
+        """Play until the budget is spent, or until_stable's pairs are all
+        settled, or versus' SPRT decided; Ctrl-C stops cleanly. Raises
+        LadderError."""
         interrupted = False
         self.playable_sizes(len(self.roster()))  # refuse or warn before anything starts
         try:
-            self.status.stable = self.stable()
+            self.refresh()
             self._dispatch()
             while self.pool.running():
-                for outcome in self.pool.poll(0.25):
+                outcomes = self.pool.poll(0.25)
+                for outcome in outcomes:
                     if isinstance(outcome, PlayedMatch):
                         self._rate(outcome)
                     else:
                         self._fail(outcome)
-                self.status.stable = self.stable()
+                if outcomes:  # only results change the evidence
+                    self.refresh()
                 self._dispatch()
                 self.status.running = len(self.pool.running())
                 self.on_update(self.status)

@@ -12,8 +12,12 @@ ratings live beside Gnadenlos! ones without a schema change.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
+
+from ladder.strikes import strike_reasons
 
 APPLICATION_ID = "bot-referee-ladder"
 """Written into `meta`; tells our database apart from any other SQLite file."""
@@ -120,7 +124,29 @@ def _v1_initial(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO meta (key, value) VALUES ('application_id', ?)", (APPLICATION_ID,))
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial]
+def _v2_strike_reasons(conn: sqlite3.Connection) -> None:
+    """Strikes by reason per seat (JSON {reason: count}), filled for the
+    matches already stored from their records' footers where the record is
+    still there (a missing one leaves the reasons unknown: `strikes` still
+    counts them)."""
+    conn.execute("ALTER TABLE match_seats ADD COLUMN strike_reasons TEXT NOT NULL DEFAULT '{}'")
+    database = Path(conn.execute("PRAGMA database_list").fetchone()[2] or ".")
+    rows = conn.execute(
+        "SELECT m.match_id, m.record_path, m.num_seats FROM matches m"
+        " WHERE m.record_path IS NOT NULL AND EXISTS"
+        " (SELECT 1 FROM match_seats s WHERE s.match_id = m.match_id AND s.strikes > 0)"
+    ).fetchall()
+    for match_id, record_path, seats in rows:
+        try:
+            record = (database.parent / record_path).read_bytes()
+        except OSError:
+            continue
+        for seat, reasons in enumerate(strike_reasons(record, seats)):
+            conn.execute("UPDATE match_seats SET strike_reasons = ? WHERE match_id = ? AND seat = ?",
+                         (json.dumps(reasons, sort_keys=True), match_id, seat))
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_strike_reasons]
 """MIGRATIONS[n-1] moves the schema from version n-1 to version n."""
 
 LATEST_VERSION = len(MIGRATIONS)

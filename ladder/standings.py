@@ -2,21 +2,35 @@
 
 Rows are sorted by the conservative rating mu - 3 sigma (TrueSkill's
 `expose` with the default mu/sigma ratio): a bot with few matches is not
-ranked above a proven one on luck. For each row the probability that it is
-truly stronger than the row below is given (see ladder.ratings for the
-formula and why it leaves out beta).
+ranked above a proven one on luck. Each row says how sure its place above
+the next row is: the verdict of their shared duplicate sets
+(ladder.evidence, ladder.stopping), and, for information, TrueSkill's
+posterior probability (ladder.ratings).
 
-Wins and places are the rated ones: a forfeiting bot finished last.
+Wins and places are the rated ones: a forfeiting bot finished last. Strikes
+are counted by reason, forfeits per bot.
+
+A store rated with other TrueSkill parameters than the program's (before
+tau became 0) is shown with ratings recomputed from its results
+(`current_ratings`); `referee ladder` stores them.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence, Set
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ladder.ratings import MU, SIGMA, Skill, adjacent_confidences
+from ladder.evidence import PairEvidence, collect
+from ladder.ratings import MODEL, MU, SIGMA, Skill, adjacent_confidences, make_env, replay_ratings
+from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store import SeatRow, Store
+from ladder.strikes import STRIKE_REASONS
+
+RATING_MODEL_KEY = "rating_model"
+"""The `meta` key naming the TrueSkill parameters the stored ratings were
+computed with (unset: the parameters before it was stored)."""
 
 
 @dataclass(frozen=True)
@@ -36,13 +50,37 @@ class Standing:
     forfeits: int
     last_played: str | None
     p_above_next: float | None
-    """P(this bot is truly stronger than the next row's); None for the last row."""
+    """TrueSkill's P(this bot is truly stronger than the next row's), for
+    information; None for the last row."""
+    strikes: int = 0
+    strike_reasons: dict[str, int] = field(default_factory=dict)
+    """Strikes by reason: timeout, illegal, malformed, crashed, and
+    "unknown" for strikes stored before their reasons were."""
+
+
+def current_ratings(store: Store, game: str) -> dict[int, Skill]:
+    """The ratings of `game` under the program's rating model: the stored
+    ones, or recomputed from the results when they were stored under other
+    parameters."""
+    if store.meta(RATING_MODEL_KEY) == MODEL or not store.match_count(game):
+        return store.ratings(game)
+    return replay_ratings(make_env(), store.rated_results(game))
+
+
+def _reasons(rows: Sequence[SeatRow]) -> dict[str, int]:
+    """A bot's strikes summed by reason, the known reasons first."""
+    total: Counter[str] = Counter()
+    for row in rows:
+        total.update(row.strike_reasons)
+        total["unknown"] += row.strikes - sum(row.strike_reasons.values())
+    order = [*STRIKE_REASONS, *sorted(set(total) - set(STRIKE_REASONS))]
+    return {reason: total[reason] for reason in order if total[reason] > 0}
 
 
 def standings(store: Store, game: str, *, include_retired: bool = False) -> list[Standing]:
     """The ranking of `game`: every active bot that plays it (and, with
     `include_retired`, every older version that has a rating)."""
-    ratings = store.ratings(game)
+    ratings = current_ratings(store, game)
     seats = store.seat_rows(game)
     bots = [
         b for b in store.bots()
@@ -66,8 +104,43 @@ def standings(store: Store, game: str, *, include_retired: bool = False) -> list
             forfeits=sum(r.forfeit is not None for r in rows),
             last_played=max((r.finished_at for r in rows), default=None),
             p_above_next=confidences[i] if i < len(confidences) else None,
+            strikes=sum(r.strikes for r in rows), strike_reasons=_reasons(rows),
         ))
     return result
+
+
+def finished_sets(rows: Sequence[SeatRow], pending: Set[str]) -> list[list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """The duplicate sets of `rows` none of whose matches is still planned
+    (`pending` set ids), in the order they finished, each a list of (bot ids
+    by seat, rated places): the units of ladder.evidence. A set counts only
+    once it is whole, so its score never changes after it was counted."""
+    matches: dict[str, list[SeatRow]] = defaultdict(list)
+    for row in rows:
+        matches[row.match_id].append(row)
+    sets: dict[str, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+    finished: dict[str, int] = {}
+    for seats in matches.values():
+        set_id = seats[0].set_id
+        if set_id in pending:
+            continue
+        sets.setdefault(set_id, []).append((tuple(r.bot_id for r in seats), tuple(r.place for r in seats)))
+        finished[set_id] = max(finished.get(set_id, 0), seats[0].seq)
+    return [sets[s] for s in sorted(sets, key=lambda s: finished[s])]
+
+
+def pair_evidence(store: Store, game: str, confidence: float) -> dict[tuple[int, int], PairEvidence]:
+    """The evidence of every pair of bots from the finished sets of `game`."""
+    pending = {p["set_id"] for p in store.planned(game)}
+    return collect(finished_sets(store.seat_rows(game), pending), 1 - confidence)
+
+
+def pair_statuses(
+    store: Store, game: str, rows: Sequence[Standing], *, confidence: float = DEFAULT_CONFIDENCE,
+    margin: float = DEFAULT_MARGIN,
+) -> list[PairStatus]:
+    """The verdict on each adjacent pair of the standings `rows`."""
+    evidence = pair_evidence(store, game, confidence)
+    return adjacent_pairs([r.bot_id for r in rows], evidence, confidence=confidence, margin=margin)
 
 
 def head_to_head(store: Store, game: str) -> dict[tuple[int, int], tuple[int, int]]:
@@ -104,16 +177,48 @@ def seat_shares(store: Store, game: str) -> dict[int, list[dict[str, Any]]]:
     return result
 
 
+def pairs_json(statuses: Sequence[PairStatus], rows: Sequence[Standing], sizes: float) -> list[dict[str, Any]]:
+    """The adjacent pairs as JSON; `sizes` is the mean seats per set, to
+    turn the sets still needed into matches."""
+    names = {r.bot_id: r.bot for r in rows}
+    out = []
+    for p in statuses:
+        v = p.verdict
+        out.append({
+            "upper": names[p.upper], "lower": names[p.lower], "verdict": v.kind, "settled": p.settled,
+            "shared_sets": v.sets, "upper_score": v.mean, "score_low": v.low, "score_high": v.high,
+            "more_sets": v.more_sets,
+            "more_matches": None if v.more_sets is None else round(v.more_sets * sizes),
+        })
+    return out
+
+
+def mean_set_size(store: Store, game: str) -> float:
+    """Matches per duplicate set so far (a set of N seats is N matches), 3.5
+    before the first."""
+    rows = store.matches(game)
+    sets = {m["set_id"] for m in rows}
+    return len(rows) / len(sets) if sets else 3.5
+
+
 def to_json(
-    store: Store, game: str, *, h2h: bool = False, seats: bool = False, include_retired: bool = False
+    store: Store, game: str, *, h2h: bool = False, seats: bool = False, include_retired: bool = False,
+    confidence: float = DEFAULT_CONFIDENCE, margin: float = DEFAULT_MARGIN,
 ) -> dict[str, Any]:
-    """The standings (and optionally head-to-head and seat shares) as JSON."""
+    """The standings, the adjacent pairs' verdicts (and optionally
+    head-to-head and seat shares) as JSON."""
     rows = standings(store, game, include_retired=include_retired)
     out: dict[str, Any] = {
         "game": game,
         "matches": store.match_count(game),
+        "rating_model": MODEL,
         "confidence_formula": "p_above_next = Phi((mu1 - mu2) / sqrt(sigma1^2 + sigma2^2))",
         "standings": [asdict(r) for r in rows],
+        "pairs": {
+            "confidence": confidence, "margin": margin,
+            "adjacent": pairs_json(pair_statuses(store, game, rows, confidence=confidence, margin=margin), rows,
+                                   mean_set_size(store, game)),
+        },
     }
     if h2h:
         names = {r.bot_id: r.bot for r in rows}

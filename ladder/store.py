@@ -30,12 +30,13 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ladder.ratings import Skill
 from ladder.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
+from ladder.strikes import strike_reasons
 from ladder.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
 from referee.files import PRIVATE_FILE, PRIVATE_FOLDER, private_folders, write_atomically
 
@@ -117,6 +118,11 @@ class SeatRow:
     place: int
     forfeit: str | None
     finished_at: str
+    set_id: str = ""
+    """The duplicate set (one deal, every seat rotation) the match belongs to."""
+    strikes: int = 0
+    strike_reasons: dict[str, int] = field(default_factory=dict)
+    """Strikes by the referee's reason code (ladder.strikes)."""
 
 
 class Store:
@@ -252,6 +258,16 @@ class Store:
             self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
+
+    def meta(self, key: str) -> str | None:
+        """A value of the `meta` table (None if unset)."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)"
+                         " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
     def schema_version(self) -> int:
         return int(self._conn.execute("SELECT version FROM schema_version").fetchone()[0])
@@ -396,12 +412,13 @@ class Store:
                  played.seconds, self._relative(record_path), json.dumps(played.summary, default=str),
                  now_iso()),
             )
+            reasons = strike_reasons(played.record, len(played.bot_ids))
             for seat, bot_id in enumerate(played.bot_ids):
                 conn.execute(
-                    "INSERT INTO match_seats (match_id, seat, bot_id, rank, place, forfeit, strikes)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO match_seats (match_id, seat, bot_id, rank, place, forfeit, strikes, strike_reasons)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (played.match_id, seat, bot_id, played.ranks[seat], places[seat],
-                     played.forfeits[seat], played.strikes[seat]),
+                     played.forfeits[seat], played.strikes[seat], json.dumps(reasons[seat], sort_keys=True)),
                 )
                 conn.execute(
                     "INSERT INTO rating_history (match_id, game, bot_id, mu_before, sigma_before, mu_after,"
@@ -416,6 +433,10 @@ class Store:
                 )
             conn.execute("DELETE FROM planned WHERE match_id = ?", (played.match_id,))
         return True
+
+    def games(self) -> list[str]:
+        """The games that have rated matches."""
+        return [r[0] for r in self._conn.execute("SELECT DISTINCT game FROM matches ORDER BY game")]
 
     def match_count(self, game: str | None = None) -> int:
         if game is None:
@@ -456,14 +477,15 @@ class Store:
 
     def seat_rows(self, game: str) -> list[SeatRow]:
         rows = self._rows(
-            "SELECT m.match_id, m.seq, m.num_seats, m.finished_at, s.seat, s.bot_id, s.rank, s.place,"
-            " s.forfeit FROM matches m JOIN match_seats s USING (match_id) WHERE m.game = ?"
-            " ORDER BY m.seq, s.seat",
+            "SELECT m.match_id, m.seq, m.num_seats, m.finished_at, m.set_id, s.seat, s.bot_id, s.rank, s.place,"
+            " s.forfeit, s.strikes, s.strike_reasons FROM matches m JOIN match_seats s USING (match_id)"
+            " WHERE m.game = ? ORDER BY m.seq, s.seat",
             (game,),
         )
         return [
             SeatRow(r["match_id"], r["seq"], r["num_seats"], r["seat"], r["bot_id"], r["rank"],
-                    r["place"], r["forfeit"], r["finished_at"])
+                    r["place"], r["forfeit"], r["finished_at"], r["set_id"], r["strikes"],
+                    json.loads(r["strike_reasons"]))
             for r in rows
         ]
 
