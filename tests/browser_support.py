@@ -83,3 +83,29 @@ def screenshot(driver: Any, folder: str, name: str) -> Path:
     driver.set_window_size(1400, min(int(height) + 40, 4000))
     driver.save_screenshot(str(path))
     return path
+
+
+def play_record(folder: Path, game: str, bots: int, seed: int) -> Path:
+    """A real match record, as a person makes one: `referee play --record`
+    with random bots (a forfeit, should a bot fail to start, still gives a
+    whole record: the referee plays that seat)."""
+    import subprocess
+    import sys
+
+    record = folder / f"{game}-{bots}.jsonl"
+    command = [sys.executable, "-m", "referee.cli.main", "play", "--game", game, "--seed", str(seed),
+               "--move-time", "2s", "--json", "--record", str(record)]
+    for _ in range(bots):
+        command += ["--bot", "random"]
+    subprocess.run(command, capture_output=True, timeout=120, check=False)
+    assert record.exists(), f"referee play wrote no record: {command}"
+    return record
+
+
+def open_page(driver: Any, url: str) -> None:
+    """Load `url` afresh (a change of #fragment alone would not reload), with
+    the console and network logs emptied first."""
+    driver.get("about:blank")
+    console_errors(driver)
+    requested_urls(driver)
+    driver.get(url)

@@ -8,7 +8,8 @@ renderer combines them (render.py), so nothing shows before its viewer may
 know it (S-8): another seat's role only from the round's end, a face-down
 goal only to the seats that looked at it, a hand only to its holder. Each
 drawn thing carries what it shows in a data attribute (`data-cell` and
-`data-card` for a maze card, `data-goal` and `data-goal-card` for a goal,
+`data-card` for a maze card, `data-goal` and `data-goal-card` (the card, or
+"unknown") for a goal,
 `data-role` for a role), so a view can be checked card by card.
 
 The maze is one SVG: cards are `<use>` of symbols defined once per page (a
@@ -131,14 +132,15 @@ class SaboteurDrawing(GameDrawing):
         if goal.revealed and goal.card is not None:
             edges = edges_of(goal.card, goal.turned)
             kind = "gold" if goal.card == "gold" else "stone"
-            return (f'<g {where} data-goal-card="{kind}" class="goal up {kind}"><use href="#sb-t{edges}" x="{left}" '
+            return (f'<g {where} data-goal-card="{esc(goal.card)}" class="goal up {kind}"><use href="#sb-t{edges}" x="{left}" '
                     f'y="{top}" width="{CELL_W}" height="{CELL_H}"/><circle cx="{left + 20}" cy="{top + 28}" '
                     f'r="11"/><text x="{left + 20}" y="{top + 32}">{"G" if kind == "gold" else "o"}</text></g>')
         known = "unknown" if goal.card is None else ("gold" if goal.card == "gold" else "stone")
         sign = {"unknown": "?", "gold": "G", "stone": "o"}[known]
+        card = "unknown" if goal.card is None else esc(goal.card)
         looked = ", ".join(f"{self.names[s]}[{s}]" for s in goal.seen_by)
         title = f"goal ({cell[0]}, {cell[1]}), face down" + (f"; looked at by {looked}" if looked else "")
-        return (f'<g {where} data-goal-card="{known}" class="goal down {known}"><title>{esc(title)}</title>'
+        return (f'<g {where} data-goal-card="{card}" class="goal down {known}"><title>{esc(title)}</title>'
                 f'<rect x="{left + 1}" y="{top + 1}" width="38" height="54" rx="3"/>'
                 f'<text x="{left + 20}" y="{top + 34}">{sign}</text></g>')
 
