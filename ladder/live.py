@@ -74,7 +74,7 @@ class LiveServer(ThreadingHTTPServer):
                 match["href"] = f"match/{match['match_id']}"
             else:
                 match["note"] = "no record kept"
-        return count, data
+        return count, {**data, "live": True}
 
     def match_count(self) -> int:
         with Store(self.db_path, create=False) as store:

@@ -1,0 +1,167 @@
+"""The ladder report and the live page in a real browser (headless Chromium).
+
+A ladder is run in-process with a fake match runner (the scheduler, the
+ratings and the store are the real ones; each match keeps a real record
+made by `referee play`, so the viewer links have something to show). The
+report (`referee report`) and the live page (`referee report --web PORT`,
+the server `referee ladder --web PORT` runs beside its ladder) are opened
+as a person would; what they show is compared with `referee table --json`,
+the standings' own interface. Screenshots: test-artifacts/browser-report/.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import chromium, console_errors, open_page, play_record, requested_urls, screenshot
+from ladder.dispatch import InlinePool
+from ladder.scheduler import Ladder, LadderConfig
+from ladder.store import Store
+from ladder.tasks import MatchTask, PlayedMatch
+from ladder_support import FakeRunner, add_bots
+
+SHOTS = "browser-report"
+NAMES = ["alpha", "bravo", "charlie <b>d</b>"]  # a name that is markup must show as text
+
+
+@dataclasses.dataclass
+class RecordingRunner(FakeRunner):
+    """The fake runner's results, each with a real match record."""
+
+    record: bytes = b""
+
+    def play(self, task: MatchTask) -> PlayedMatch:
+        return dataclasses.replace(super().play(task), record=self.record)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def ladder_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RecordingRunner]:
+    folder = tmp_path_factory.mktemp("report")
+    record = play_record(folder, "gnadenlos", 3, seed=41).read_bytes()
+    db = folder / "data" / "ladder.sqlite"
+    with Store(db) as store:
+        ids = add_bots(store, NAMES)
+        runner = RecordingRunner(strength=dict(zip(ids, [0.0, 1.0, 2.0])), luck=1.5, record=record)
+        Ladder(store, InlinePool(runner), LadderConfig(matches=18, sizes=(3,), seed=3)).run()
+    return db, runner
+
+
+def referee(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee.cli.main", *args], capture_output=True, text=True,
+                          timeout=120, check=True)
+
+
+def table_json(db: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(referee("table", "--db", str(db), "--json", "--h2h", "--seats").stdout)
+    return data
+
+
+def shown_standings(driver: Any) -> list[list[str]]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#standings tr[data-bot]')].map(tr => "
+        "[tr.dataset.bot, ...['mu', 'sigma', 'conservative', 'matches', 'wins', 'forfeits']"
+        ".map(c => tr.querySelector('td.' + c).textContent)])")
+
+
+def expected_standings(table: dict[str, Any]) -> list[list[str]]:
+    return [[row["bot"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}", f"{row['conservative']:.2f}",
+             str(row["matches"]), str(row["wins"]), str(row["forfeits"])] for row in table["standings"]]
+
+
+def check_plots(driver: Any, table: dict[str, Any]) -> None:
+    """The plots carry the standings' numbers: each bot's last rating in the
+    history, each pair's share in the head-to-head map, each seat's win share."""
+    plots = driver.execute_script(
+        "return {history: document.getElementById('history').data.filter(t => t.showlegend !== false)"
+        ".map(t => [t.name, t.y[t.y.length - 1]]),"
+        " h2h: document.getElementById('h2h').data[0], seats: document.getElementById('seats').data"
+        ".map(t => [t.name, t.y])}")
+    label = {row["bot"]: html.escape(f"{row['bot']} {row['version']}", quote=False) for row in table["standings"]}
+    assert dict(plots["history"]) == pytest.approx({label[r["bot"]]: r["mu"] for r in table["standings"]})
+    heat = plots["h2h"]
+    for pair in table["head_to_head"]:
+        row, col = heat["y"].index(label[pair["bot"]]), heat["x"].index(label[pair["opponent"]])
+        assert heat["z"][row][col] == pytest.approx(pair["share"])
+        assert heat["text"][row][col] == f"{pair['ahead']}/{pair['together']}"
+    assert dict(plots["seats"]) == {f"{size} players": [s["win_share"] for s in seats]
+                                    for size, seats in table["seats"].items()}
+
+
+def test_the_report_shows_the_standings_and_plots_of_the_ladder(
+        browser: Any, ladder_store: tuple[Path, RecordingRunner], tmp_path: Path) -> None:
+    db, _ = ladder_store
+    out = tmp_path / "report.html"
+    said = referee("report", "--db", str(db), "--out", str(out), "--viewers", "3").stdout
+    assert str(out) in said and "3 of 18" in said
+    page = out.read_text()
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", page, re.I)
+    assert "default-src 'none'" in html.unescape(page)
+
+    open_page(browser, out.resolve().as_uri())
+    table = table_json(db)
+    assert shown_standings(browser) == expected_standings(table)
+    check_plots(browser, table)
+    assert browser.find_element("css selector", "#standings td.bot").text in NAMES  # text, not markup
+    assert all(url.startswith(("file://", "data:")) for url in requested_urls(browser))
+    assert console_errors(browser) == []
+    screenshot(browser, SHOTS, "report")
+
+    links = browser.find_elements("css selector", "#matches a")
+    assert len(links) == 3
+    links[0].click()
+    assert browser.find_element("id", "step-title").text == "the deal"
+    assert console_errors(browser) == []
+
+
+def test_the_live_page_follows_the_ladder_as_matches_finish(
+        browser: Any, ladder_store: tuple[Path, RecordingRunner]) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db, runner = ladder_store
+    server = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "report", "--db", str(db), "--web", "0"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        open_page(browser, url.group(0))
+        WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.body.dataset.matches") == "18")
+        assert shown_standings(browser) == expected_standings(table_json(db))
+
+        with Store(db) as store:  # the ladder goes on, in this process, while the page is open
+            Ladder(store, InlinePool(runner), LadderConfig(matches=6, sizes=(3,), seed=4)).run()
+        WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.body.dataset.matches") == "24")
+        table = table_json(db)
+        WebDriverWait(browser, 10).until(lambda d: shown_standings(d) == expected_standings(table))
+        check_plots(browser, table)
+        assert browser.find_element("css selector", "#summary .live").text == "· live"
+        screenshot(browser, SHOTS, "live")
+        assert all(u.startswith((url.group(0), "data:")) for u in requested_urls(browser))
+        assert console_errors(browser) == []
+
+        browser.find_element("css selector", "#matches a").click()  # a finished match, viewed from the server
+        assert browser.find_element("id", "step-title").text == "the deal"
+        assert console_errors(browser) == []
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    assert server.returncode == 0 or server.returncode == -signal.SIGINT or os.name != "posix"
