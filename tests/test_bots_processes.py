@@ -32,10 +32,11 @@ def bots(tmp_path: Path):
         bot.close()
 
 
-END_REASONS = {"gnadenlos": ("vultures", "undertaker", "goal", "safety_valve"), "saboteur": ("rounds_played",)}
+END_REASONS = {"gnadenlos": ("vultures", "undertaker", "goal", "safety_valve"), "saboteur": ("rounds_played",),
+               "leduc": ("showdown", "folds")}
 
 
-@pytest.mark.parametrize("game", ["gnadenlos", "saboteur"])
+@pytest.mark.parametrize("game", ["gnadenlos", "saboteur", "leduc"])
 def test_heuristic_and_mcts_play_complete_matches_as_processes(
     game: str, bots: list[BotProcess], tmp_path: Path
 ) -> None:

@@ -110,9 +110,9 @@ class LeducState(State):
 
     def _apply(self, actions: Mapping[Seat, Action], record: bool) -> list[Event]:
         seat = self.current
-        move = actions[seat]
+        move: Any = actions[seat]  # a LeducAction: `apply` checked it is legal, `apply_unchecked` trusts it
         events: list[Event] = []
-        self.history[self.round - 1].append(Bet(seat, str(move)))
+        self.history[self.round - 1].append(Bet(seat, move.name))
         if move is CALL:
             amount = self.stakes - self.contributions[seat]  # L-3.3: a check when 0
             self.pot += amount
