@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -28,6 +28,7 @@ from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
 
 if TYPE_CHECKING:
     from ladder.cluster import DaskPool
+    from ladder.service.client import Remote
 
 DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
@@ -77,6 +78,32 @@ scheduler_option = click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT",
     help="Play the matches on this Dask cluster (`dask scheduler` and `dask worker`s) instead of an embedded one.",
 )
+
+
+def remote_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--server, --token and --tls-ca: talk to a ladder service instead of a local store."""
+    for option in reversed([
+        click.option("--server", default=None, metavar="HOST:PORT|unix:PATH",
+                     help="Ask this ladder service (`referee serve`) instead of a local store."),
+        click.option("--token", envvar="REFEREE_TOKEN", default=None,
+                     help="Your submitter token for --server (or $REFEREE_TOKEN), from the ladder's operator."),
+        click.option("--tls-ca", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="With --server: use TLS, checking the service against this CA certificate (PEM)."),
+    ]):
+        command = option(command)
+    return command
+
+
+@contextmanager
+def remote(server: str, token: str | None, tls_ca: Path | None) -> Iterator[Remote]:
+    """The ladder service at `server`; its failures are one error line."""
+    from ladder.service.client import Remote, RemoteError
+
+    try:
+        with Remote(server, token=token, tls_ca=tls_ca) as service:
+            yield service
+    except RemoteError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def make_console() -> Console:
@@ -178,19 +205,26 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
               help="Refuse a bot whose folders nest deeper than this.")
 @db_option
+@remote_options
 def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,
-           games: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, db_path: Path | None) -> None:
-    """Check a bot (file or folder with bot.toml) and register it."""
+           games: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, db_path: Path | None,
+           server: str | None, token: str | None, tls_ca: Path | None) -> None:
+    """Check a bot (file or folder with bot.toml) and register it (with --server: the service's limits apply)."""
     from ladder.submission import SubmissionError
     from ladder.submission import submit as do_submit
 
     limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
-    with open_store(db_path) as store:
-        try:
-            done = do_submit(store, path, name=name, version=version, games=games,
-                             startup_timeout=startup_timeout, move_time=move_time, limits=limits)
-        except SubmissionError as exc:  # it may quote the submission (file names, bot.toml, the bot's words)
-            raise click.ClickException(refusal(exc, exc.log)) from None
+    if server is not None:
+        with remote(server, token, tls_ca) as service:
+            done = service.submit(path, name=name, version=version, games=games, startup_timeout=startup_timeout,
+                                  move_time=move_time)
+    else:
+        with open_store(db_path) as store:
+            try:
+                done = do_submit(store, path, name=name, version=version, games=games,
+                                 startup_timeout=startup_timeout, move_time=move_time, limits=limits)
+            except SubmissionError as exc:  # it may quote the submission (file names, bot.toml, the bot's words)
+                raise click.ClickException(refusal(exc, exc.log)) from None
     plays = ", ".join(done.games)
     if done.new:
         twins = f"; identical to {', '.join(done.twins)}, rated as a bot of its own" if done.twins else ""
@@ -214,10 +248,15 @@ def refusal(exc: Exception, log: Path | None) -> str:
 @click.command()
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def bots(db_path: Path | None, as_json: bool) -> None:
+@remote_options
+def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | None, tls_ca: Path | None) -> None:
     """List the registered bots and their versions."""
-    with open_store(db_path, create=False) as store:
-        rows = store.bots()
+    if server is not None:
+        with remote(server, token, tls_ca) as service:
+            rows = service.bots()
+    else:
+        with open_store(db_path, create=False) as store:
+            rows = store.bots()
     if as_json:
         click.echo(json.dumps([
             {"id": b.bot_id, "name": b.name, "version": b.version, "kind": b.kind, "active": b.active,
@@ -367,29 +406,47 @@ def find_versus(store: Store, game: str, names: tuple[str, str]) -> tuple[int, i
 @click.option("--all", "include_retired", is_flag=True, help="Include older versions of each bot.")
 @confidence_option
 @margin_option
+@remote_options
 def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool,
-          confidence: float, margin: float | None) -> None:
+          confidence: float, margin: float | None, server: str | None, token: str | None,
+          tls_ca: Path | None) -> None:
     """Show the standings of the ladder."""
-    from ladder.render import h2h_table, seats_table, standings_table, table_notes
-    from ladder.standings import pair_statuses, standings, to_json
+    from ladder.standings import to_json
     from ladder.stopping import DEFAULT_MARGIN
 
     margin = margin or DEFAULT_MARGIN
+    if server is not None:
+        console = make_console()
+        with remote(server, token, tls_ca) as service:
+            reply = service.standings(game, h2h=h2h, seats=seats, include_retired=include_retired,
+                                      confidence=confidence, margin=margin, text=not as_json,
+                                      width=console.width, color=console.is_terminal)
+        click.echo(reply.json if as_json else reply.text, nl=as_json)
+        return
     with open_store(db_path, create=False) as store:
         if as_json:
             click.echo(json.dumps(to_json(store, game, h2h=h2h, seats=seats, include_retired=include_retired,
                                           confidence=confidence, margin=margin), indent=2))
             return
-        rows = standings(store, game, include_retired=include_retired)
-        pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin)
-        console = make_console()
-        console.print(standings_table(rows, f"{game} ladder: {store.match_count(game)} matches", pairs,
-                                      width=console.width))
-        console.print(table_notes(confidence, margin))
-        if h2h:
-            console.print(h2h_table(store, game, rows))
-        if seats:
-            console.print(seats_table(store, game))
+        print_table(store, make_console(), game, h2h=h2h, seats=seats, include_retired=include_retired,
+                    confidence=confidence, margin=margin)
+
+
+def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: bool, include_retired: bool,
+                confidence: float, margin: float) -> None:
+    """`referee table`'s tables (the ladder service prints them for `--server` with this too)."""
+    from ladder.render import h2h_table, seats_table, standings_table, table_notes
+    from ladder.standings import pair_statuses, standings
+
+    rows = standings(store, game, include_retired=include_retired)
+    pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin)
+    console.print(standings_table(rows, f"{game} ladder: {store.match_count(game)} matches", pairs,
+                                  width=console.width))
+    console.print(table_notes(confidence, margin))
+    if h2h:
+        console.print(h2h_table(store, game, rows))
+    if seats:
+        console.print(seats_table(store, game))
 
 
 @click.command()
@@ -398,11 +455,17 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
 @click.option("--lines", type=click.IntRange(min=1), default=40, show_default=True, help="Lines from the end of each log.")
 @game_option
 @db_option
-def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | None) -> None:
+@remote_options
+def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | None, server: str | None,
+         token: str | None, tls_ca: Path | None) -> None:
     """Show a bot's own output and its forfeits."""
     from ladder.standings import forfeits_of
     from referee.sandbox.logpipe import rotated_path
 
+    if server is not None:
+        with remote(server, token, tls_ca) as service:
+            print_remote_logs(service.logs(name, version, lines, game))
+        return
     with open_store(db_path, create=False) as store:
         versions = store.bot_versions(name)
         chosen = [b for b in versions if (b.version == version if version else b.active)]
@@ -420,3 +483,16 @@ def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | 
             click.echo(f"{bot.label} has no logs yet (they are written while it plays ladder matches)")
         for match_id, reason in forfeits_of(store, game, bot.bot_id):
             click.echo(f"forfeit in {match_id}: {safe_line(reason)} (see `referee replay` of its record)")
+
+
+def print_remote_logs(reply: Any) -> None:
+    """A ladder service's BotLogsReply, printed as `referee logs` prints a local bot's."""
+    if reply.has_log:
+        click.echo(f"== {reply.log_path}")
+        click.echo(safe_block(reply.text))
+        if reply.rotated_path:
+            click.echo(f"(its older output, rotated out at the size cap, is in {reply.rotated_path})")
+    else:
+        click.echo(f"{reply.label} has no logs yet (they are written while it plays ladder matches)")
+    for forfeit in reply.forfeits:
+        click.echo(f"forfeit in {forfeit.match_id}: {safe_line(forfeit.reason)} (see `referee replay` of its record)")

@@ -163,7 +163,8 @@ class Shipper:
             self._shipped[spec.content_hash] = future
 
     def withdraw(self) -> None:
-        """Take the published archives out of a cluster that outlives us."""
+        """Take the published archives out of the cluster (a remote one
+        outlives us; an embedded one then stops without losing data it holds)."""
         for digest in self._shipped:
             with contextlib.suppress(Exception):
                 self.client.unpublish_dataset(_files_name(digest))
@@ -238,8 +239,7 @@ class DaskPool:
         with contextlib.suppress(Exception):
             self.client.cancel(list(self._running), force=True)
         self._running.clear()
-        if self.cluster is None:
-            self.shipper.withdraw()
+        self.shipper.withdraw()
         with contextlib.suppress(Exception):
             self.client.close()
         if self.cluster is not None:

@@ -309,6 +309,17 @@ class Store:
     def bot_versions(self, name: str) -> list[BotRow]:
         return [self._bot_row(r) for r in self._rows("SELECT * FROM bots WHERE name = ? ORDER BY id", (name,))]
 
+    def retire(self, name: str) -> BotRow | None:
+        """Take the active version of `name` out of the ladder (it keeps its
+        ratings and history; a new version becomes active again). Returns
+        the version retired, None if `name` has no active one."""
+        with self.transaction() as conn:
+            row = conn.execute("SELECT id FROM bots WHERE name = ? AND active = 1", (name,)).fetchone()
+            if row is None:
+                return None
+            conn.execute("UPDATE bots SET active = 0 WHERE id = ?", (row[0],))
+        return self.bot(row[0])
+
     def bot(self, bot_id: int) -> BotRow:
         rows = self._rows("SELECT * FROM bots WHERE id = ?", (bot_id,))
         if not rows:
@@ -437,6 +448,32 @@ class Store:
     def games(self) -> list[str]:
         """The games that have rated matches."""
         return [r[0] for r in self._conn.execute("SELECT DISTINCT game FROM matches ORDER BY game")]
+
+    def matches_since(self, game: str, seq: int) -> list[dict[str, Any]]:
+        """The matches of `game` rated after `seq`, in rating order, each
+        with its `seats` (bot_id, name, version, rank, forfeit) by seat:
+        what a live view shows of a finished match."""
+        rows = [dict(r) for r in self._rows(
+            "SELECT seq, match_id, game, seconds, end_reason FROM matches WHERE game = ? AND seq > ? ORDER BY seq",
+            (game, seq))]
+        for row in rows:
+            row["seats"] = [dict(r) for r in self._rows(
+                "SELECT s.bot_id, b.name, b.version, s.rank, s.forfeit FROM match_seats s JOIN bots b"
+                " ON b.id = s.bot_id WHERE s.match_id = ? ORDER BY s.seat", (row["match_id"],))]
+        return rows
+
+    def latest_seq(self, game: str) -> int:
+        """The rating order number of `game`'s latest match (0: none yet)."""
+        row = self._conn.execute("SELECT MAX(seq) FROM matches WHERE game = ?", (game,)).fetchone()
+        return int(row[0] or 0)
+
+    def record_of(self, match_id: str) -> Path | None:
+        """Where the record of the stored match `match_id` is (None: no such
+        match, or it has no record)."""
+        rows = self._rows("SELECT record_path FROM matches WHERE match_id = ?", (match_id,))
+        if not rows or rows[0]["record_path"] is None:
+            return None
+        return self.root / rows[0]["record_path"]
 
     def match_count(self, game: str | None = None) -> int:
         if game is None:

@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "referee.cli.simulate:simulate",
     "play": "referee.cli.play:play",
     "replay": "referee.cli.replay:replay",
+    "verify": "referee.cli.verify:verify",
     "view": "referee.cli.view:view",
     "report": "ladder.report_cli:report",
     "submit": "ladder.cli:submit",
@@ -24,6 +25,8 @@ COMMANDS: dict[str, str] = {
     "ladder": "ladder.cli:ladder",
     "table": "ladder.cli:table",
     "logs": "ladder.cli:logs",
+    "serve": "ladder.service.cli:serve",
+    "token": "ladder.service.cli:token",
 }
 """Command name -> "module:attribute" of its click command."""
 

@@ -1,0 +1,135 @@
+"""The client side of `ladder.v1.Ladder`: `referee submit/bots/table/logs
+--server ADDR` talk to a ladder service through this instead of a store.
+
+`Remote` turns each reply into what the local command works with (a
+`Submitted`, `BotRow`s, the standings' JSON object), so the command prints
+the same output either way, and every gRPC failure into one `RemoteError`
+line: the service's own refusal, or what to check when it cannot be
+reached. The token goes as "authorization: Bearer TOKEN" metadata; with
+`tls_ca` (or `tls`) the channel is TLS, verifying the service against that
+certificate (or the system's roots).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
+from ladder.archive import pack
+from ladder.service.api import AUTH_HEADER, BEARER
+from ladder.store import BotRow
+from ladder.submission import Submitted
+from referee.untrusted import MESSAGE_LIMIT, safe_line
+
+CALL_TIMEOUT = 30.0
+"""Seconds for a call that reads; a submission gets SUBMIT_TIMEOUT."""
+SUBMIT_TIMEOUT = 300.0
+TOKEN_ENV = "REFEREE_TOKEN"
+
+
+class RemoteError(Exception):
+    """A call to the ladder service failed; the message says why (one line)."""
+
+
+class Remote:
+    """One ladder service, reached at `address`."""
+
+    def __init__(self, address: str, *, token: str | None = None, tls_ca: Path | None = None,
+                 tls: bool = False) -> None:
+        self.address = address
+        self._metadata = ((AUTH_HEADER, BEARER + token),) if token else ()
+        options = [("grpc.max_receive_message_length", -1), ("grpc.max_send_message_length", -1)]
+        if tls or tls_ca is not None:
+            try:
+                roots = tls_ca.read_bytes() if tls_ca is not None else None
+            except OSError as exc:
+                raise RemoteError(f"cannot read --tls-ca {tls_ca} ({exc.strerror})") from None
+            self._channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(roots), options=options)
+        else:
+            self._channel = grpc.insecure_channel(address, options=options)
+        self._stub = ladder_pb2_grpc.LadderStub(self._channel)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> "Remote":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, method: str, request: Any, timeout: float = CALL_TIMEOUT) -> Any:
+        try:
+            return getattr(self._stub, method)(request, metadata=self._metadata, timeout=timeout)
+        except grpc.RpcError as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: Any) -> RemoteError:
+        code, details = exc.code(), exc.details() or ""
+        if code == grpc.StatusCode.UNAVAILABLE:
+            return RemoteError(f"cannot reach the ladder service at {self.address} ({safe_line(details)}); is "
+                               "`referee serve` running there, and is the address (and --tls-ca) right?")
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return RemoteError(f"the ladder service at {self.address} did not answer in time; try again")
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in details:
+            return RemoteError(f"the bot's archive is larger than the ladder service accepts ({safe_line(details)}): "
+                               "leave data files, build outputs and caches out, or ask the operator to raise --max-mib")
+        return RemoteError(safe_line(details, MESSAGE_LIMIT) or f"the ladder service failed ({code.name})")
+
+    # -- calls ----------------------------------------------------------------
+
+    def submit(self, path: Path, *, name: str | None, version: str | None, games: tuple[str, ...],
+               startup_timeout: float, move_time: float) -> Submitted:
+        if not path.exists():
+            raise RemoteError(f"{path} does not exist; give the path of your bot's executable or of a folder "
+                              "with bot.toml")
+        try:
+            archive = pack(path)
+        except OSError as exc:
+            raise RemoteError(f"cannot pack {path} ({exc}); check that you may read every file of it") from None
+        reply = self._call("Submit", ladder_pb2.SubmitRequest(
+            archive=archive, single_file=not path.is_dir(), name=name or "", version=version or "",
+            games=list(games), startup_timeout=startup_timeout, move_time=move_time, shown_path=str(path),
+        ), timeout=SUBMIT_TIMEOUT)
+        return Submitted(bot_id=-1, name=reply.name, version=reply.version, content_hash=reply.content_hash,
+                         new=reply.new, games=tuple(reply.games), twins=tuple(reply.twins))
+
+    def retire(self, name: str) -> tuple[str, str]:
+        reply = self._call("Retire", ladder_pb2.RetireRequest(name=name))
+        return reply.name, reply.version
+
+    def bots(self) -> list[BotRow]:
+        reply = self._call("ListBots", ladder_pb2.ListBotsRequest())
+        return [BotRow(b.id, b.name, b.version, b.sha256, b.kind, (), None, tuple(b.games), b.description,
+                       b.active, b.registered) for b in reply.bots]
+
+    def standings(self, game: str, *, h2h: bool = False, seats: bool = False, include_retired: bool = False,
+                  confidence: float = 0.0, margin: float = 0.0, text: bool = False, width: int = 0,
+                  color: bool = False) -> Any:
+        """The StandingsReply: `json` as `referee table --json` prints it and,
+        with `text`, the tables as `referee table` prints them at `width`."""
+        return self._call("Standings", ladder_pb2.StandingsRequest(
+            game=game, h2h=h2h, seats=seats, include_retired=include_retired, confidence=confidence, margin=margin,
+            text=text, width=width, color=color))
+
+    def record(self, match_id: str) -> bytes:
+        return bytes(self._call("GetRecord", ladder_pb2.GetRecordRequest(match_id=match_id)).record)
+
+    def logs(self, name: str, version: str | None, lines: int, game: str) -> Any:
+        return self._call("BotLogs", ladder_pb2.BotLogsRequest(name=name, version=version or "", lines=lines,
+                                                               game=game))
+
+    def watch(self) -> Iterator[Any]:
+        """The live events (LadderEvent) until the caller stops reading."""
+        stream = self._stub.Watch(ladder_pb2.WatchRequest(), metadata=self._metadata)
+        try:
+            yield from stream
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.CANCELLED:
+                raise self._error(exc) from None
+        finally:
+            stream.cancel()

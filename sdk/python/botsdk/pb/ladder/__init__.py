@@ -1,0 +1,1 @@
+"""Generated from proto/ by referee.protocol.generate; do not edit."""
