@@ -37,11 +37,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from botsdk import fairness
+from botsdk.contract import PROTOCOL_VERSION, TimeControl
+
 from referee.games import Action, Event, Observation, Outcome, State, load_game
 from referee.games.base import derive_seed
 from referee.games.plugin import plugin
 from referee.process import BotProcess
-from botsdk.contract import PROTOCOL_VERSION, TimeControl
 from referee.protocol.client import BotClient, BotCrashed, BotFault, IllegalAnswer
 from referee.records import (
     DECISION,
@@ -272,6 +274,10 @@ class _Match:
         self.record_path = record_path
         self.seats = [_Seat(i, bot, time_control.time_bank) for i, bot in enumerate(bots)]
         self.fallback_rng = random.Random(derive_seed(seed, FALLBACK_STREAM))
+        self.seed_salt = fairness.new_salt()
+        self.seed_commitment = fairness.commitment(seed, self.seed_salt)
+        """Sent to every seat before the deal and recorded; seed and salt are
+        revealed at the end (docs/records.md, "Provably fair deals")."""
         self.decisions = 0
         self._pool: ThreadPoolExecutor | None = None
         self._writer: RecordWriter | None = None
@@ -307,6 +313,7 @@ class _Match:
             "rules_version": self.rules.rules_version,
             "variant": self.variant,
             "seed": self.seed,
+            "seed_commitment": self.seed_commitment.hex(),
             "seats": [
                 {"seat": s.seat, "label": s.bot.label, "name": s.bot.info.name,
                  "version": s.bot.info.version, "protocol_version": s.bot.info.protocol_version,
@@ -339,7 +346,8 @@ class _Match:
                 bot.client.start_match(
                     match_id=self.match_id, game=self.rules.name, variant=self.variant,
                     seat=seat.seat, num_seats=len(self.seats), seat_names=names,
-                    time_control=self.tc, observation=state.observe(seat.seat))
+                    time_control=self.tc, observation=state.observe(seat.seat),
+                    seed_commitment=self.seed_commitment)
             except BotFault as fault:
                 self._forfeit(seat, fault.reason, self._fault_detail(seat, fault))
                 continue
@@ -496,7 +504,7 @@ class _Match:
                 if seat.forfeit is None:
                     self._flush(seat)
                 try:
-                    seat.bot.client.end_match(final, outcome.reason)
+                    seat.bot.client.end_match(final, outcome.reason, self.seed, self.seed_salt)
                 except BotFault as fault:  # the match is over; it changes nothing
                     log.info("match %s: end of match not delivered to seat %d: %s",
                              self.match_id, seat.seat, fault.detail)
@@ -512,6 +520,7 @@ class _Match:
                          for s in self.seats if s.forfeit is not None],
             "strikes": [s.strikes for s in self.seats],
             "summary": summary,
+            "seed_salt": self.seed_salt.hex(),
             "decisions": self.decisions,
             "seconds": round(seconds, 6),
         })

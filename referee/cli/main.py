@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "referee.cli.simulate:simulate",
     "play": "referee.cli.play:play",
     "replay": "referee.cli.replay:replay",
+    "verify": "referee.cli.verify:verify",
     "view": "referee.cli.view:view",
     "report": "ladder.report_cli:report",
     "submit": "ladder.cli:submit",

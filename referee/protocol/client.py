@@ -231,8 +231,10 @@ class BotClient:
         seat_names: Sequence[str],
         time_control: TimeControl,
         observation: Observation,
+        seed_commitment: bytes = b"",
     ) -> None:
-        """Open this match's `Play` stream and send `MatchStart`.
+        """Open this match's `Play` stream and send `MatchStart` (with the
+        referee's commitment to the match seed, revealed by `end_match`).
 
         A bot that is already gone shows up as BotCrashed at the first
         `receive_decision`, not here.
@@ -247,7 +249,8 @@ class BotClient:
         self.stale_answers = 0
         start = wire.match_start_message(
             codec, match_id=match_id, game=game, variant=variant, seat=seat, num_seats=num_seats,
-            seat_names=seat_names, time_control=time_control.to_message(), observation=observation)
+            seat_names=seat_names, time_control=time_control.to_message(), observation=observation,
+            seed_commitment=seed_commitment)
         self._stream = _MatchStream(self._play, start.SerializeToString(), f"{match_id}-{seat}")
 
     def send_decide(
@@ -296,12 +299,13 @@ class BotClient:
         assert self._codec is not None  # set with the stream by start_match
         stream.requests.put(wire.notify_message(self._codec, events))
 
-    def end_match(self, outcome: Outcome, reason: str) -> None:
-        """Send `MatchEnd` and close this match's stream. Never raises."""
+    def end_match(self, outcome: Outcome, reason: str, seed: int | None = None, seed_salt: bytes = b"") -> None:
+        """Send `MatchEnd` (revealing the committed seed) and close this
+        match's stream. Never raises."""
         stream = self._stream
         if stream is None:
             return
-        stream.requests.put(wire.match_end_message(outcome, reason).SerializeToString())
+        stream.requests.put(wire.match_end_message(outcome, reason, seed, seed_salt).SerializeToString())
         self._finish_stream()
 
     def close(self) -> None:

@@ -190,6 +190,7 @@ def notify_message(codec: GameCodec, events: Sequence[Event]) -> bytes:
 def match_start_message(
     codec: GameCodec, *, match_id: str, game: str, variant: Mapping[str, str], seat: int, num_seats: int,
     seat_names: Sequence[str], time_control: tpb.TimeControl, observation: Observation,
+    seed_commitment: bytes = b"",
 ) -> tpb.RefereeMessage:
     """The first message of a seat's match stream. Its only text a bot chose
     is `seat_names`, bounded by referee.protocol.handshake."""
@@ -197,14 +198,17 @@ def match_start_message(
         match_start=tpb.MatchStart(
             match_id=match_id, game=game, variant=variant_items(variant), seat=seat, num_seats=num_seats,
             seat_names=list(seat_names), time_control=time_control,
-            observation=game_observation(codec, observation),
+            observation=game_observation(codec, observation), seed_commitment=seed_commitment,
         )
     )
 
 
-def match_end_message(outcome: Outcome, reason: str) -> tpb.RefereeMessage:
+def match_end_message(outcome: Outcome, reason: str, seed: int | None = None,
+                      seed_salt: bytes = b"") -> tpb.RefereeMessage:
+    """The last message of a seat's match stream; it reveals the committed seed."""
     return tpb.RefereeMessage(
-        match_end=tpb.MatchEnd(ranks=outcome.ranks, reason=reason, detail=outcome.detail)
+        match_end=tpb.MatchEnd(ranks=outcome.ranks, reason=reason, detail=outcome.detail,
+                               seed=seed or 0, seed_salt=seed_salt)
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from botsdk.contract import TimeControl, protocol_games
+from botsdk.fairness import verify
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class MatchInfo:
     num_seats: int
     seat_names: tuple[str, ...]
     time_control: TimeControl
+    seed_commitment: bytes = b""
+    """The referee's commitment to the match seed, checked against the seed
+    `MatchResult` reveals (`botsdk.fairness.verify`)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,15 @@ class MatchResult:
     ranks: tuple[int, ...]
     reason: str
     detail: str = ""
+    seed: int | None = None
+    """The match seed, revealed at the end (None from a referee that does
+    not reveal it): every deal, draw and roll follows from it (docs/chance.md)."""
+    seed_salt: bytes = b""
+
+    def deal_is_fair(self, match: MatchInfo) -> bool:
+        """True if the revealed seed is the one the referee committed to at
+        the match's start (docs/records.md, "Provably fair deals")."""
+        return self.seed is not None and verify(match.seed_commitment, self.seed, self.seed_salt)
 
 
 class Bot(abc.ABC):

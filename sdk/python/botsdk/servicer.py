@@ -108,6 +108,7 @@ class _Match:
             num_seats=start.num_seats,
             seat_names=tuple(start.seat_names),
             time_control=TimeControl.from_message(start.time_control),
+            seed_commitment=start.seed_commitment,
         )
         log.info("match %s starts: %s, seat %d of %d", info.match_id, info.game, info.seat, info.num_seats)
         _guarded(context, "on_match_start", bot.on_match_start, info, getattr(start.observation, info.game))
@@ -143,7 +144,8 @@ class _Match:
 
     def end(self, end: tpb.MatchEnd) -> None:
         log.info("match %s ends: %s", self.info.match_id, end.reason)
-        self.bot.on_match_end(MatchResult(tuple(end.ranks), end.reason, end.detail))
+        revealed = end.seed if end.seed_salt else None
+        self.bot.on_match_end(MatchResult(tuple(end.ranks), end.reason, end.detail, revealed, end.seed_salt))
 
 
 def _unknown_game(start: tpb.MatchStart) -> str:

@@ -70,7 +70,7 @@ class GameEvent(_message.Message):
     def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Event, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Event, _Mapping]] = ..., leduc: _Optional[_Union[_leduc_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "game", "variant", "seat", "num_seats", "seat_names", "time_control", "observation")
+    __slots__ = ("match_id", "game", "variant", "seat", "num_seats", "seat_names", "time_control", "observation", "seed_commitment")
     class VariantEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -86,6 +86,7 @@ class MatchStart(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     variant: _containers.ScalarMap[str, str]
@@ -94,7 +95,8 @@ class MatchStart(_message.Message):
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     time_control: TimeControl
     observation: GameObservation
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ...) -> None: ...
+    seed_commitment: bytes
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., seed_commitment: _Optional[bytes] = ...) -> None: ...
 
 class Decide(_message.Message):
     __slots__ = ("request_id", "observation", "legal_actions", "deadline_ms")
@@ -115,14 +117,18 @@ class Notify(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("ranks", "reason", "detail")
+    __slots__ = ("ranks", "reason", "detail", "seed", "seed_salt")
     RANKS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SEED_SALT_FIELD_NUMBER: _ClassVar[int]
     ranks: _containers.RepeatedScalarFieldContainer[int]
     reason: str
     detail: str
-    def __init__(self, ranks: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., detail: _Optional[str] = ...) -> None: ...
+    seed: int
+    seed_salt: bytes
+    def __init__(self, ranks: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., detail: _Optional[str] = ..., seed: _Optional[int] = ..., seed_salt: _Optional[bytes] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
     __slots__ = ("match_start", "decide", "notify", "match_end")
