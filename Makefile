@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv browsers test ladder bench balance proto clean
+.PHONY: venv test-packages test ladder bench balance proto clean
 
 # The bot SDK distribution (sdk/python/) first: the project depends on it
 # and it is not on PyPI.
@@ -18,14 +18,16 @@ $(STAMP): pyproject.toml sdk/python/pyproject.toml
 
 venv: $(STAMP)
 
-# Headless Chromium for the browser tests (tests/browser_support.py): Debian's
-# packages, installed as root when missing (the first run takes a minute).
-browsers:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+# What the tests drive as a person would: headless Chromium for the browser
+# tests (tests/browser_support.py) and tmux for the terminal view
+# (tests/test_play_screen.py). Debian's packages, installed as root when
+# missing (the first run takes a minute).
+test-packages:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/bin/tmux ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver tmux; \
 	fi
 
-test: $(STAMP) browsers
+test: $(STAMP) test-packages
 	$(BIN)/python -m pytest -n 2 -q
 
 ladder: $(STAMP)

@@ -35,7 +35,7 @@ def require_chromium() -> None:
     the browser is missing, saying how to install it."""
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
         pytest.fail("headless Chromium is needed: apt-get install -y chromium chromium-driver "
-                    "(`make browsers` does it)", pytrace=False)
+                    "(`make test-packages` does it)", pytrace=False)
 
 
 @contextmanager

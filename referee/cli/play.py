@@ -6,7 +6,9 @@ or a command line (`./mybot`, `node bot.js`). The bots are started at
 once, the match runs under the referee (time control, failure policy,
 record), and the table is printed as the match goes, as a spectator sees
 it (public information only: G-10, S-8) — Gnadenlos!'s every turn,
-Saboteur's maze whenever it changes. With --json only the result is
+Saboteur's maze whenever it changes. On a terminal that is one screen
+redrawn in place (referee/render/screen.py), with --delay or --step to
+watch it; piped, the same as lines. With --json only the result is
 printed, as one JSON object.
 
 The exit status tells a script or CI job whether every bot held up: 0,
@@ -40,6 +42,7 @@ from referee.sandbox import capabilities
 from botsdk.contract import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry
 from referee.render import MatchView
+from referee.render.screen import Pace, Screen
 from referee.replay import Replayer
 from referee.untrusted import safe_line, safe_text
 
@@ -85,10 +88,13 @@ def _command(word: str) -> BotCommand:
 
 
 class LiveView:
-    """Turns the referee's record lines into the spectator's rendering."""
+    """Turns the referee's record lines into the spectator's rendering: on
+    a terminal one screen updated in place, at `pace`; elsewhere lines."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, pace: Pace = Pace()) -> None:
         self.console = console
+        self.pace = pace
+        self.screen: Screen | None = None
         self.replayer: Replayer | None = None
         self.view: MatchView | None = None
 
@@ -96,7 +102,8 @@ class LiveView:
         kind = entry["type"]
         if kind == HEADER:
             self.replayer = Replayer(entry)
-            self.view = MatchView(self.console, entry, spectator=True)
+            self.screen = Screen(self.console) if self.console.is_terminal else None
+            self.view = MatchView(self.screen or self.console, entry, spectator=True)
             return
         if self.replayer is None or self.view is None:
             return
@@ -104,11 +111,20 @@ class LiveView:
             self.view.show(self.replayer.setup_step())
         elif kind == DECISION:
             self.view.show(self.replayer.apply(entry))
+            self.pace.wait()
         elif kind == FOOTER:
+            self.close()
+            self.view.console = self.console  # the result scrolls below the last screen
             self.view.finish(entry)
         else:  # a forfeit: announce it at once (its detail quotes the bot: escaped, never markup)
-            self.console.print(safe_text(f"seat {entry['seat']} forfeits ({entry['reason']}): {entry['detail']}",
+            (self.screen or self.console).print(safe_text(f"seat {entry['seat']} forfeits ({entry['reason']}): {entry['detail']}",
                                          "bold red"))
+
+
+    def close(self) -> None:
+        if self.screen is not None:
+            self.screen.close()
+            self.screen = None
 
 
 class FooterCatcher:
@@ -177,9 +193,13 @@ def _show_failures(console: Console, failures: dict[int, dict[str, Any]]) -> Non
               help="The ladder store whose registered bots --bot may name (default: $REFEREE_DATA/ladder.sqlite "
                    "or ./data/ladder.sqlite); only read.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as one JSON object.")
+@click.option("--step", is_flag=True, help="Watch on a terminal: a key press plays the next decision.")
+@click.option("--delay", type=DURATION_OR_ZERO, default="0", help="Watch on a terminal: wait this long after each "
+              "decision (500ms, 2s).")
 def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, time_bank: float | None,
          variants: tuple[str, ...], record_path: Path | None, log_dir: Path | None,
-         startup_timeout: float, strict: bool, db_path: Path | None, as_json: bool) -> None:
+         startup_timeout: float, strict: bool, db_path: Path | None, as_json: bool, step: bool,
+         delay: float) -> None:
     """Play one match between bot processes and show it as it happens.
 
     Exits with status 1 when a seat forfeited (with --strict: also on a
@@ -197,6 +217,8 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
         seats = [resolve_seat(spec, rules.name, db_path) for spec in bots]
     except BotCommandError as exc:
         raise click.UsageError(str(exc)) from None
+    if step and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise click.UsageError("--step waits for a key: it needs a terminal (use --delay to slow a match down)")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     time_control = TimeControl(move_time=move_time, time_bank=time_bank, grace=GRACE)
@@ -206,7 +228,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
     failed = False
     try:
         result, failures = _play(rules.name, seats, seed, variant, time_control, record_path, logs,
-                                 startup_timeout, console, as_json)
+                                 startup_timeout, console, as_json, Pace(delay, step))
         failed = bool(failures) or (strict and any(seat.strikes for seat in result.seats))
     finally:
         if log_dir is None and not failed:
@@ -227,12 +249,12 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
 
 def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str], time_control: TimeControl,
           record_path: Path | None, logs: Path, startup_timeout: float, console: Console,
-          as_json: bool) -> tuple[MatchResult, dict[int, dict[str, Any]]]:
+          as_json: bool, pace: Pace = Pace()) -> tuple[MatchResult, dict[int, dict[str, Any]]]:
     """Start the bots, play the match, close the bots; the result and each
     forfeiting seat's failure (see `_failures`)."""
     processes = start_bots([list(seat.argv) for seat in seats], [seat.label for seat in seats],
                            startup_timeout=startup_timeout, log_dir=logs, expose=[seat.expose for seat in seats])
-    catcher = FooterCatcher(None if as_json else LiveView(console))
+    catcher = FooterCatcher(None if as_json else LiveView(console, pace))
     try:
         result = run_match(game, processes, seed=seed, variant=variant, time_control=time_control,
                            record_path=record_path, on_event=catcher)
@@ -240,6 +262,8 @@ def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str]
         console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
         sys.exit(EXIT_REFEREE_ERROR)
     finally:
+        if catcher.then is not None:
+            catcher.then.close()  # a screen left running would keep the cursor hidden
         for process in processes:
             process.close()
     return result, _failures(result, catcher.footer, logs, seats)

@@ -1,0 +1,55 @@
+"""`referee play` on a terminal: one screen that updates in place.
+
+Run in a real terminal (tmux, as a person would), a 10-player Saboteur
+match leaves a short history: the screen was redrawn in place, then the
+result printed below it. Piped, the same match stays line-oriented: every
+change of the maze is printed, as a log wants it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+MATCH = ["play", "--game", "saboteur", "--seed", "5", "--move-time", "1s", *(["--bot", "random"] * 10)]
+TITLE = "Saboteur — round"
+
+
+def test_on_a_terminal_the_match_is_one_screen_redrawn_in_place(tmp_path: Path) -> None:
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is needed: apt-get install -y tmux (`make test-packages` does it)", pytrace=False)
+    session = f"referee-play-{uuid.uuid4().hex[:8]}"
+    done = tmp_path / "done"
+    command = " ".join([sys.executable, "-m", "referee.cli.main", *MATCH]) + f"; touch {done}; sleep 60"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "60", command], check=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert done.exists(), "the match did not finish in two minutes"
+        history = subprocess.run(["tmux", "capture-pane", "-p", "-t", session, "-S", "-", "-E", "-"],
+                                 capture_output=True, text=True, check=True).stdout.splitlines()
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    assert sum(TITLE in line for line in history) == 1, "one table, redrawn in place"
+    assert any("Result: rounds_played" in line for line in history)
+    assert len(history) < 200, f"{len(history)} lines: the terminal was flooded"
+
+
+def test_piped_the_match_stays_line_oriented() -> None:
+    out = subprocess.run([sys.executable, "-m", "referee.cli.main", *MATCH[:8], *(["--bot", "random"] * 4)],
+                         capture_output=True, text=True,
+                         timeout=120).stdout
+    assert out.count(TITLE) > 10  # every change of the maze, one after the other
+
+
+def test_step_needs_a_terminal() -> None:
+    result = subprocess.run([sys.executable, "-m", "referee.cli.main", *MATCH, "--step"], capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2 and "--step waits for a key: it needs a terminal" in result.stderr
