@@ -302,10 +302,12 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
               help="A rule variant of the game (repeatable), e.g. setup=advanced.")
 @game_option
 @db_option
+@click.option("--web", "web_port", type=click.IntRange(0, 65535), default=None,
+              help="Serve the live standings page on this port of 127.0.0.1 while the ladder runs.")
 def ladder(matches: int | None, until_stable: bool, confidence: float, margin: float | None,
            versus: tuple[str, str] | None, alpha: float, beta: float, workers: int | None,
            scheduler: str | None, move_time: float, players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
-           variants: tuple[str, ...], game: str, db_path: Path | None) -> None:
+           variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.progress import ProgressLines
     from ladder.render import LiveView, pairs_report, standings_table, versus_report
@@ -351,6 +353,10 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                               margin=margin or DEFAULT_MARGIN, versus=pair, sprt=sprt,
                               sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)
         pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
+        if web_port is not None:  # the live page (ladder/live.py) reads the store beside the run
+            from ladder.live import live_page
+
+            click.echo(f"live page: {held.enter_context(live_page(store.path, game, web_port))}", err=True)
         # a terminal gets the live view; a log (CI, a pipe) a line per finished match
         view = LiveView(store, game, budget, console=console) if console.is_terminal else ProgressLines(store, budget)
         with view:
