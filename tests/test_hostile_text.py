@@ -43,7 +43,8 @@ def hostile(name: str) -> str:
 def test_play_shows_hostile_names_crashes_and_output_escaped(tmp_path: Path) -> None:
     record = tmp_path / "match.jsonl"
     result = referee("play", "--bot", hostile(ESCAPE_NAME), "--bot", hostile(MARKUP_NAME), "--bot", "random",
-                     "--seed", "3", "--move-time", "1s", "--record", str(record))
+                     "--seed", "3", "--move-time", "1s", "--record", str(record),
+                     "--log-dir", str(tmp_path / "logs"))
     assert_shown_safely(result)
     assert result.exit_code == 1, result.output  # the hostile seats forfeited
     assert "forfeits" in result.output and "\\x1b" in result.output  # said, escaped

@@ -120,10 +120,10 @@ def test_durations_read_like_a_person_writes_them() -> None:
         parse_duration("fast")
 
 
-def test_a_bot_that_cannot_start_forfeits_and_its_output_is_shown() -> None:
+def test_a_bot_that_cannot_start_forfeits_and_its_output_is_shown(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["play", "--bot", "random", "--bot", "random",
                                       "--bot", "sh -c 'echo no luck today >&2; exit 3'",
-                                      "--seed", "3", "--move-time", "0.3", "--json"])
+                                      "--seed", "3", "--move-time", "0.3", "--json", "--log-dir", str(tmp_path)])
     assert result.exit_code == 1, result.output  # a seat forfeited
     summary = json.loads(result.stdout)
     assert summary["forfeits"] == {"2": "startup"} and summary["ranks"][2] == 2

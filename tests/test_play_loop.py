@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -85,6 +86,7 @@ def test_a_forfeit_fails_the_command_and_the_json_says_why_with_the_bots_last_li
     assert seat["log_tail"][-2:] == ["step 1 ok", "cannot go on: \\x1b[31mred alert"]  # escaped, never raw
     log = Path(seat["log"])
     assert log.is_file() and "red alert" in log.read_text()  # kept after the command ended
+    shutil.rmtree(log.parent)  # the folder play kept for the author
     assert "\x1b" not in result.output
     honest = played(result)["seats"][1]
     assert honest["forfeit"] is None and "log_tail" not in honest
@@ -92,7 +94,7 @@ def test_a_forfeit_fails_the_command_and_the_json_says_why_with_the_bots_last_li
 
 def test_a_strike_fails_the_command_only_with_strict(here: Path) -> None:
     bot = write(here / "once.py", ONE_STRIKE_BOT)
-    seats = ["--bot", str(bot), "--bot", "random", "--bot", "random", "--json"]
+    seats = ["--bot", str(bot), "--bot", "random", "--bot", "random", "--json", "--log-dir", str(here / "logs")]
     lenient = play(*seats)
     assert lenient.exit_code == 0, lenient.output
     assert played(lenient)["strikes"][0] == 1 and played(lenient)["forfeits"] == {}
