@@ -1,10 +1,10 @@
-"""Helpers for the Gnadenlos! rule tests: hand-written scenario states and forced dice.
+"""Helpers for the Gnadenlos! rule tests: hand-written scenario states.
 
 Scenarios live in tests/scenarios/gnadenlos/*.json in the state format of
 referee/games/gnadenlos/serialize.py (short forms allowed). Chance in a
-scenario comes from its "seed"; a test that needs particular die faces finds a
-seed whose die stream rolls them (`seed_for_rolls`), so the engine runs
-unpatched.
+scenario comes from its "seed", unless the scenario states what chance
+produces next ("chance": the next die faces, the order of the next
+reshuffles; docs/engine.md, Fixing chance), so the engine runs unpatched.
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any, cast
 
 from referee.games import Event, load_game
-from referee.games.base import ChanceStream, derive_seed
-from referee.games.gnadenlos.cards import EVENT_DECK
 from referee.games.gnadenlos.game import Gnadenlos
 from referee.games.gnadenlos.state import GnadenlosState
 
@@ -57,31 +55,3 @@ def act(state: GnadenlosState, action: Any) -> list[Event]:
 
 def kinds(events: Sequence[Event]) -> list[str]:
     return [e.kind for e in events]
-
-
-def rolls(seed: int, count: int) -> list[int]:
-    """The first `count` die faces (1..6) of a scenario with this seed."""
-    stream = ChanceStream(derive_seed(seed, "die"))
-    return [stream.below(6) + 1 for _ in range(count)]
-
-
-@lru_cache(maxsize=None)
-def seed_for_rolls(faces: tuple[int, ...]) -> int:
-    """The smallest seed whose die stream starts with these faces."""
-    seed = 0
-    while rolls(seed, len(faces)) != list(faces):
-        seed += 1
-    return seed
-
-
-@lru_cache(maxsize=None)
-def seed_for_event_top(card: int, then: int | None = None) -> int:
-    """The smallest seed whose first event-deck shuffle puts `card` on top
-    (and `then` second, if given)."""
-    seed = 0
-    while True:
-        deck = list(EVENT_DECK)
-        ChanceStream(derive_seed(seed, "events")).shuffle(deck)
-        if deck[-1] == card and (then is None or deck[-2] == then):
-            return seed
-        seed += 1

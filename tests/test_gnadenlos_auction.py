@@ -176,7 +176,7 @@ def test_no_auction_when_holding_three_adventurers_G_4() -> None:
 
 def test_buy_prestige_zero_to_five_within_nuggets_G_7_1() -> None:
     """G-7.1: 0 to 5 fields, one nugget each, never more than the nuggets held."""
-    state = load("gold_fever_7_4", nuggets=[3, 10, 10, 10], event_deck=[3, 4, 3, 0])
+    state = load("gold_fever_7_4", nuggets=[3, 10, 10, 10], event_revealed=[2, 1, 4], event_deck=[3, 4, 3, 0])
     assert state.phase == "buy"
     assert state.legal_actions(RED) == tuple(Buy(k) for k in range(5 + 1))  # 3 + 3 from Gold Fever 3/1
     state = load("gold_fever_7_4")
@@ -209,8 +209,10 @@ def test_paid_cards_go_in_ascending_value_equal_values_by_colour_G_6_4_G_3_3() -
     in seat order of their colours; G-3.3: into the first empty slots of the
     last row."""
     state = load("bids_and_passes")
-    act(state, Bid(((RED, 2), (GREEN, 2), (BLUE, 1))))
-    act(state, Bid(((GREEN, 0),)))  # blue, holding only a 0, must pass
+    events = act(state, Bid(((RED, 2), (GREEN, 2), (BLUE, 1))))
+    # Green's only legal bid, its 0, is made by the engine (G-11); blue, holding only a 0, must pass.
+    bids = [(e.kind, e.data["seat"]) for e in events if e.kind in ("bid", "passed")]
+    assert bids == [("bid", RED), ("bid", GREEN), ("passed", BLUE)]
     assert state.to_act() == {RED} and state.phase == "pick"
     act(state, Pick((3,)))
     assert _market(state) == [[(BLUE, 1), (RED, 2), (GREEN, 2), (GREEN, 0), None, None]]
@@ -234,3 +236,19 @@ def test_bid_options_are_every_set_of_one_to_three_ious_with_a_new_total_G_6_2_G
     offered = bid_options(tuple(sorted(hand)), used)
     assert len(offered) == len(set(offered))
     assert {bid.ious for bid in offered} == expected
+
+
+def test_a_single_legal_bid_is_made_by_the_engine_not_asked_G_11_G_6_2() -> None:
+    """G-11, docs/engine.md: a decision with one legal action is applied by the
+    engine. Red holds only its 0 (the other reds lie in the market); after
+    green bids 1:4 and blue 2:3 its 0 is its only legal bid: the engine bids it,
+    red is never asked, and the auction goes on to green's pick."""
+    state = load("forced_bid")
+    assert state.phase == "bid" and state.to_act() == {GREEN}
+    act(state, Bid(((GREEN, 4),)))
+    assert state.to_act() == {BLUE}
+    assert state.legal_actions(RED) == ()
+    events = act(state, Bid(((BLUE, 3),)))
+    assert [e.data for e in events if e.kind == "bid"][1:] == [{"seat": RED, "ious": [[RED, 0]], "total": 0}]
+    assert state.phase == "pick" and state.to_act() == {GREEN}  # green (4) picks first, blue (3) second
+    assert RED not in state.to_act() and len(state.legal_actions(GREEN)) == 2

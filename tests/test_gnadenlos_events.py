@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gnadenlos_support import BLUE, GREEN, RED, YELLOW, act, kinds, load, seed_for_event_top
+from gnadenlos_support import BLUE, GREEN, RED, YELLOW, act, kinds, load
 from referee.games import IllegalActionError
 from referee.games.gnadenlos.actions import Buy, Commit, OptOut, Refill, Take
 from referee.games.gnadenlos.cards import EventCard
@@ -160,8 +160,7 @@ def test_all_tie_high_noon_still_moves_the_undertaker_G_5_5() -> None:
 def test_seventh_card_is_ignored_and_the_reshuffled_top_executed_G_5_3() -> None:
     """G-5.3: the seventh card is never executed; all 7 are reshuffled and the
     new top card (here Gold Fever 3/1) is executed."""
-    seed = seed_for_event_top(EventCard.GOLD_FEVER_3_1)
-    state = load("seventh_card", seed=seed)
+    state = load("seventh_card", chance={"events": [[EventCard.GOLD_FEVER_3_1]]})
     full = state.to_json()
     assert full["nuggets"] == [13, 11, 10]  # 3/1, not 7/4
     assert full["event_revealed"] == [0]
@@ -171,8 +170,8 @@ def test_seventh_card_is_ignored_and_the_reshuffled_top_executed_G_5_3() -> None
 
 def test_seventh_card_high_noon_moves_the_undertaker_only_G_5_3() -> None:
     """G-5.3: a seventh-card High Noon is not executed but moves the undertaker."""
-    seed = seed_for_event_top(EventCard.GOLD_FEVER_3_1)
-    state = load("seventh_card", seed=seed, event_revealed=[0, 1, 2, 3, 3, 4], event_deck=[4])
+    state = load("seventh_card", chance={"events": [[EventCard.GOLD_FEVER_3_1]]},
+                 event_revealed=[0, 1, 2, 3, 3, 4], event_deck=[4])
     full = state.to_json()
     assert full["undertaker"] == 1
     assert full["nuggets"] == [13, 11, 10]
@@ -189,8 +188,8 @@ def test_seventh_card_high_noon_can_end_the_match_G_5_3_G_9_1() -> None:
 def test_seventh_card_reshuffled_high_noon_moves_the_undertaker_twice_G_5_3() -> None:
     """G-5.3: an ignored seventh High Noon moves the undertaker, and a reshuffled
     High Noon on top is then executed and moves it again."""
-    seed = seed_for_event_top(EventCard.HIGH_NOON)
-    state = load("seventh_card", seed=seed, event_revealed=[0, 1, 2, 3, 3, 4], event_deck=[4])
+    state = load("seventh_card", chance={"events": [[EventCard.HIGH_NOON]]}, event_revealed=[0, 1, 2, 3, 3, 4],
+                 event_deck=[4])
     assert state.to_json()["undertaker"] == 2
 
 
@@ -237,8 +236,7 @@ def test_gold_fever_ratings_count_gold_G_5_5_G_5_6() -> None:
 def test_opt_out_moves_back_one_and_fewer_than_two_voids_G_5_10() -> None:
     """G-5.10: a holder of exactly one adventurer may stay out of a High Noon and
     moves back one field; with fewer than two taking part it is not executed."""
-    seed = seed_for_event_top(EventCard.HIGH_NOON)
-    state = load("opt_out", seed=seed, event_deck=[0, 1, 2, 3, 3, 4, 4])
+    state = load("opt_out", event_deck=[0, 1, 2, 3, 3, 4, 4])  # a High Noon on top
     assert state.to_act() == {RED, GREEN, BLUE}
     assert state.legal_actions(RED) == (Commit(1), OptOut())
     assert OptOut() not in state.legal_actions(GREEN)
@@ -263,7 +261,7 @@ def test_opt_out_with_two_taking_part_plays_the_high_noon_G_5_10() -> None:
 def test_opt_out_is_offered_only_in_the_variant_and_only_at_high_noon_G_5_10() -> None:
     state = load("opt_out", variant={})
     assert OptOut() not in state.legal_actions(RED)
-    state = load("opt_out", event_deck=[0, 1, 2, 3, 3, 4, 1])
+    state = load("opt_out", event_deck=[0, 4, 2, 3, 3, 4, 1])
     assert state.phase == "commit" and OptOut() not in state.legal_actions(RED)
 
 

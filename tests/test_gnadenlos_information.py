@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gnadenlos_support import GAME, act, load, scenario_json, seed_for_rolls
+from gnadenlos_support import GAME, act, load, scenario_json
 from referee.games import Event, IllegalActionError
 from referee.games.base import derive_seed
 from referee.games.gnadenlos.actions import Bid, Refill, Take
@@ -231,7 +231,7 @@ def test_payday_turn_up_makes_a_card_known_to_all_G_8_2_G_10() -> None:
     also back in its owner's hand."""
     market = scenario_json("payday_example")["ious"]["market"]
     market[3][0] = [2, 2, []]  # blue's 2 in column 1 was dealt face down
-    state = load("payday_example", seed=seed_for_rolls((1, 3, 2)), ious={"market": market})
+    state = load("payday_example", chance={"die": [1, 3, 2]}, ious={"market": market})
     assert state.to_json()["ious"]["hands"][2][-1] == [2, 2, [0, 1, 2, 3]]
     for seat in range(4):
         assert state.observe(seat).iou_hands[2].unknown == 0

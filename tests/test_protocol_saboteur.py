@@ -82,11 +82,11 @@ def _scenario_events() -> list[Event]:
         goals=[{"card": "stone_ne"}, {"card": "gold"}, {"card": "stone_nw"}],
         maze=ROW_TO_6, hands=[["nesw"], ["ns"], ["ns"], ["ns"]], supply=[3, 2, 2, 1, 1, 1],
     )
-    empty = _scenario(hands=[[], ["ns"], [], []], draw_pile=[])
+    empty = _scenario(hands=[["ns", "ew"], [], ["ns"], []], draw_pile=[])  # seat 1 then passes
     looks = _scenario(hands=[["map"], [], [], []])
     return [
         *gold.apply({0: PlacePath("nesw", 7, 0)}),
-        *empty.apply({0: PASS}),
+        *empty.apply({0: Discard("ew")}),
         *looks.apply({0: Map(8, -2)}),
     ]
 

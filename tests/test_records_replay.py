@@ -39,7 +39,7 @@ def entries(lines: list[str]) -> list[dict[str, Any]]:
 def test_the_header_names_everything_needed_to_replay(record_lines: list[str]) -> None:
     header = entries(record_lines)[0]
     assert header["type"] == "header" and header["version"] == RECORD_VERSION
-    assert header["game"] == "gnadenlos" and header["rules_version"] == "gnadenlos-1"
+    assert header["game"] == "gnadenlos" and header["rules_version"] == "gnadenlos-2"
     assert header["seed"] == 31337 and header["variant"] == {"setup": "standard", "gunfight_opt_out": "off"}
     assert header["time_control"] == {"move_time": 0.5, "time_bank": 2.0, "grace": GRACE}
     assert header["protocol_version"] == PROTOCOL_VERSION

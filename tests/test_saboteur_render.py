@@ -136,7 +136,7 @@ def test_broken_tools_and_counts_are_public() -> None:
     shown = table_for(scenario(), [0, 1, 2, 3])
     row = next(line for line in shown.splitlines() if "dee[3]" in line)
     assert "lantern" in row and " 1 " in row  # S-5.1: broken tool; one card in hand
-    assert "nugget supply 6" in shown and "round 1/3" in shown
+    assert "nugget supply 28" in shown and "round 1/3" in shown  # S-2.5: every card nobody holds
 
 
 def test_the_gold_reached_ends_the_round_with_its_maze_and_roles() -> None:

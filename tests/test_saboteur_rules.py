@@ -49,10 +49,18 @@ def roles_for(seats: int, saboteurs: tuple[int, ...] = (0,)) -> list[str]:
 
 
 def scenario(seats: int = 4, **fields: Any) -> SaboteurState:
-    """A state from a short JSON scenario; roles default to seat 0 the only saboteur."""
+    """A state from a short JSON scenario; roles default to seat 0 the only
+    saboteur; a later round gets the results of the rounds before it."""
     obj: dict[str, Any] = {"seats": seats, "seed": 7, "roles": roles_for(seats), "goals": GOALS}
+    obj["results"] = results_before(fields.get("round", 1), seats)
     obj.update(fields)
     return GAME.state_from_json(json.loads(json.dumps(obj)))
+
+
+def results_before(round_number: int, seats: int) -> list[dict[str, Any]]:
+    """S-7.1: the finished rounds a scenario of round `round_number` needs (won by seat 0, a saboteur)."""
+    return [{"round": r, "winners": "saboteurs", "reached_by": -1, "roles": roles_for(seats),
+             "set_aside": "gold_digger"} for r in range(1, round_number)]
 
 
 def play(state: SaboteurState, action: Any) -> list[Event]:
@@ -149,12 +157,50 @@ def test_s2_4_first_player_drawn_at_random_then_after_the_last_card() -> None:
     assert (obs.round, obs.first_player, obs.active) == (2, 3, 3)
 
 
-def test_s2_5_nuggets_kept_between_rounds_and_supply_shrinks() -> None:
-    """S-2.5: nugget cards won stay with their owner into the next round."""
+def test_s2_5_nuggets_kept_between_rounds_and_the_rest_shuffled_anew() -> None:
+    """S-2.5: nugget cards won stay with their owner into the next round; the
+    cards nobody holds form the supply, shuffled anew at the round's setup."""
     state = scenario(3, hands=[["ew"], [], []], draw_pile=[], nuggets=[[3], [], [2, 1]], supply=[3, 1, 1])
-    play(state, Discard("ew"))  # saboteurs (seat 0, alone) win: 3 + 1
+    events = play(state, Discard("ew"))  # saboteurs (seat 0, alone) win: 3 + 1
     assert nugget_values(state) == [[3, 3, 1], [], [2, 1]]
-    assert state.observe(1).supply == 1
+    assert state.observe(1).supply == 28 - 5
+    (shuffled,) = [e for e in events if e.kind == "supply_shuffled"]
+    assert shuffled.visible_to == frozenset()  # S-8: the supply's order is unknown to all
+    assert Counter(shuffled.data["values"]) == Counter({1: 16 - 2, 2: 8 - 1, 3: 4 - 2})
+    assert [v for v, _ in state.to_json()["supply"]] == shuffled.data["values"]  # top first
+
+
+def test_s2_5_every_round_setup_shuffles_the_supply() -> None:
+    """S-2.5: one shuffle of the supply at each of the three rounds' setups."""
+    state, events = GAME.new_state_with_events(4, 3)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        (seat,) = state.to_act()
+        events += state.apply({seat: rng.choice(state.legal_actions(seat))})
+    starts = [i for i, e in enumerate(events) if e.kind == "round_started"]
+    shuffles = [i for i, e in enumerate(events) if e.kind == "supply_shuffled"]
+    assert len(starts) == len(shuffles) == 3
+    assert all(start < shuffle < start + 2 for start, shuffle in zip(starts, shuffles))
+
+
+def test_s2_5_the_draw_after_a_saboteur_payout_is_worth_the_supply_s_average() -> None:
+    """S-2.5: a payout picks cards by value out of the supply; without a new
+    shuffle the top of the supply was short of the values just paid (issue
+    13: the gold-diggers' next draw was worth 9.30 instead of 9.70 at seven
+    players). Here three saboteurs take a 3 each from a shuffled supply, and
+    the seven cards on top of the next round's supply are worth seven times
+    the supply's mean value, within four standard errors."""
+    gaps = []
+    for seed in range(600):
+        state = scenario(7, seed=seed, roles=roles_for(7, (0, 1, 2)), set_aside="gold_digger",
+                         hands=[["ew"]] + [[] for _ in range(6)], draw_pile=[], first_player=0)
+        play(state, Discard("ew"))
+        supply = [v for v, _ in state.to_json()["supply"]]
+        assert len(supply) == 25 and supply.count(3) == 1
+        gaps.append(sum(supply[:7]) - 7 * sum(supply) / len(supply))
+    mean = sum(gaps) / len(gaps)
+    error = (sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1) / len(gaps)) ** 0.5
+    assert abs(mean) < 4 * error, (mean, error)
 
 
 # ---------------------------------------------------------------------- S-3
@@ -166,10 +212,9 @@ def test_s3_1_a_turn_offers_play_or_discard_and_an_empty_hand_only_passes() -> N
     actions = state.legal_actions(0)
     assert Discard("map") in actions and Discard("ew") in actions
     assert Map(8, 0) in actions and PlacePath("ew", 1, 0) in actions
-    empty = scenario(hands=[[], ["ns"], [], []], draw_pile=[])
-    assert empty.legal_actions(0) == (PASS,)
-    events = play(empty, PASS)
-    assert event(events, "passed").data == {"seat": 0} and empty.observe(0).active == 1
+    empty = scenario(hands=[[], ["ns"], [], []], draw_pile=[])  # seat 0 passes as the scenario loads
+    assert empty.legal_actions(0) == () and empty.to_act() == {1}
+    assert (empty.observe(0).active, empty.observe(0).turn) == (1, 1)
 
 
 def test_s3_1_the_engine_plays_forced_turns_itself() -> None:
@@ -398,7 +443,7 @@ def test_s5_2_a_double_repair_removes_one_tool_of_the_players_choice() -> None:
 
 
 def test_s5_3_rockfall_removes_a_path_card_never_start_or_goals_and_the_hole_refills() -> None:
-    goals = [{"card": "stone_nw"}, {"card": "stone_ne"}, {"card": "gold"}]
+    goals = [{"card": "stone_nw"}, {"card": "stone_ne", "revealed": True, "turned": True}, {"card": "gold"}]
     maze = ROW_TO_6 + [{"x": 7, "y": 0, "card": "ew"}]
     state = scenario(maze=maze, goals=goals, hands=[["rockfall"], ["new"], [], []])
     targets = {(a.x, a.y) for a in state.legal_actions(0) if isinstance(a, Rockfall)}
@@ -486,34 +531,42 @@ def test_s6_3_gold_shared_by_the_gold_diggers_from_the_reacher(
     state = scenario(seats, supply=supply, active=reacher, **fields)
     play(state, PlacePath("nesw", 7, 0))
     assert nugget_values(state) == [sorted(expected.get(s, []), reverse=True) for s in range(seats)]
-    assert state.observe(0).supply == len(supply) - min(seats, 9)
+    assert state.observe(0).supply == 28 - min(seats, 9)
+
+
+EVERY_2_AND_3 = [3] * 4 + [2] * 8
+"""Held by a gold-digger, these leave only 1s in the supply (S-1: 16 of them)."""
 
 
 @pytest.mark.parametrize(
-    ("seats", "saboteurs", "supply", "expected"),
+    ("seats", "saboteurs", "held", "supply", "received"),
     [
-        (4, (2,), [2, 2, 1, 3, 1], {2: [3, 1]}),  # one saboteur: 4 = 3 + 1, not 2 + 2
-        (4, (2,), [2, 2, 1, 1], {2: [2, 2]}),  # no 3 left: 2 + 2
-        (4, (2,), [1], {2: [1]}),  # no exact sum: the largest below
-        (6, (1, 4), [1, 2, 1, 3, 3], {1: [3], 4: [3]}),  # two saboteurs: 3 each
-        (8, (0, 1, 2), [3, 1, 2, 2, 1], {0: [3], 1: [2, 1], 2: [2, 1]}),  # three: 3 each, in play order
-        (10, (0, 3, 6, 9), [2, 2, 1, 1, 2, 2, 3], {0: [2], 3: [2], 6: [2], 9: [2]}),  # four: 2 each
-        (4, (), [3, 1], {}),  # no saboteur in play: nobody is paid
-        (3, (), [3, 1], {}),
+        (4, (2,), {}, [2, 2, 1, 3, 1], {2: [3, 1]}),  # one saboteur: 4 = 3 + 1, not 2 + 2
+        (4, (2,), {0: [3] * 4}, [2, 2, 1, 1], {2: [2, 2]}),  # no 3 left: 2 + 2
+        (4, (2,), {0: EVERY_2_AND_3 + [1] * 15}, [1], {2: [1]}),  # no exact sum: the largest below
+        (6, (1, 4), {}, [1, 2, 1, 3, 3], {1: [3], 4: [3]}),  # two saboteurs: 3 each
+        (8, (0, 1, 2), {3: [3] * 3}, [3, 1, 2, 2, 1], {0: [3], 1: [2, 1], 2: [2, 1]}),  # three: 3 each, in order
+        (10, (0, 3, 6, 9), {}, [2, 2, 1, 1, 2, 2, 3], {0: [2], 3: [2], 6: [2], 9: [2]}),  # four: 2 each
+        (4, (), {}, [3, 1], {}),  # no saboteur in play: nobody is paid
+        (3, (), {}, [3, 1], {}),
     ],
 )
 def test_s6_4_saboteurs_paid_when_the_gold_is_not_reached(
-    seats: int, saboteurs: tuple[int, ...], supply: list[int], expected: dict[int, list[int]]
+    seats: int, saboteurs: tuple[int, ...], held: dict[int, list[int]], supply: list[int],
+    received: dict[int, list[int]],
 ) -> None:
+    """S-6.4: what is left in the supply (every card nobody holds, S-2.5) decides the payout."""
     hands: list[list[str]] = [[] for _ in range(seats)]
     hands[0] = ["ew"]
     fields: dict[str, Any] = {"roles": roles_for(seats, saboteurs)}
     if not saboteurs:
         fields["set_aside"] = "saboteur"
-    state = scenario(seats, supply=supply, hands=hands, draw_pile=[], first_player=0, **fields)
+    nuggets = [held.get(s, []) for s in range(seats)]
+    state = scenario(seats, supply=supply, nuggets=nuggets, hands=hands, draw_pile=[], first_player=0, **fields)
     events = play(state, Discard("ew"))
     assert event(events, "round_ended").data["winners"] == "saboteurs"
-    assert nugget_values(state) == [sorted(expected.get(s, []), reverse=True) for s in range(seats)]
+    assert nugget_values(state) == [sorted(held.get(s, []) + received.get(s, []), reverse=True)
+                                    for s in range(seats)]
 
 
 def test_s6_4_payout_prefers_fewest_cards_then_the_most_valuable() -> None:
@@ -532,7 +585,7 @@ def test_s6_5_nugget_cards_are_hidden_until_the_match_ends() -> None:
     last = scenario(3, round=3, hands=[["ew"], [], []], draw_pile=[], nuggets=[[2], [3], []], supply=[1])
     play(last, Discard("ew"))
     assert last.is_terminal()
-    assert [v.known for v in last.observe(2).nuggets] == [(2, 1), (3,), ()]
+    assert [v.known for v in last.observe(2).nuggets] == [(3, 2, 1), (3,), ()]
 
 
 def test_s6_6_variant_sabotaged_diggers_lose_their_share() -> None:
@@ -556,9 +609,9 @@ def test_s6_6_variant_with_every_gold_digger_sabotaged_returns_the_cards_to_the_
     )
     events = play(state, PlacePath("nesw", 7, 0))
     assert event(events, "round_ended").data["winners"] == "gold_diggers"
+    assert event(events, "nuggets_drawn").data["values"] == [3, 2, 1]  # one card per player (S-6.3)
     assert nugget_values(state) == [[], [], []]
-    assert state.observe(0).supply == 4
-    assert state.to_json()["supply"] == [[3, []], [2, []], [1, []], [1, []]]
+    assert state.observe(0).supply == 28  # back in the supply, shuffled for round 2 (S-2.5)
 
 
 def test_s6_6_variant_is_declared() -> None:

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RULES_VERSION = "gnadenlos-1"
+RULES_VERSION = "gnadenlos-2"
+"""Bumped when the same decisions would give another match, so an old record
+is refused with a clear message instead of failing mid-replay (2: a single
+legal bid is made by the engine, G-11; a reshuffled adventurer discard pile
+starts from ascending ids, docs/chance.md)."""
 
 
 @dataclass(frozen=True, slots=True)

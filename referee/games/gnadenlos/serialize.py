@@ -5,11 +5,14 @@ streams included: it is for records, scenarios and tests, never for a bot.
 `state_from_json` also reads short hand-written scenarios: cards a scenario
 does not place are filled in (adventurers into the deck, IOUs into their
 colour owner's hand), and a card without a "known_by" list is known to all
-seats, except in the deck, where it is known to none.
+seats, except in the deck, where it is known to none. "chance" fixes the next
+die rolls and reshuffles. A state no match can reach is refused
+(validate.py) with a message naming the field and the rule.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,16 +20,37 @@ from referee.games.base import ChanceStream, derive_seed
 from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import EVENT_DECK, IOU_COLOUR, IOU_VALUE, IOUS_PER_COLOUR, NUM_ADVENTURERS
 from referee.games.gnadenlos.config import RULES_VERSION, GnadenlosConfig
-from referee.games.gnadenlos.state import NO_COMMIT, GnadenlosState
+from referee.games.gnadenlos.state import (
+    BID,
+    BUY,
+    COMMIT,
+    FINAL_BUY,
+    NO_COMMIT,
+    OVER,
+    PICK,
+    REFILL,
+    TAKE,
+    GnadenlosState,
+)
+from referee.games.gnadenlos.validate import check_choices, check_state
+from referee.games.scenario import ScenarioError
+
+PHASES = (COMMIT, TAKE, REFILL, BUY, BID, PICK, FINAL_BUY, OVER)
+VARIANT = {"setup": ("standard", "advanced"), "gunfight_opt_out": ("off", "on")}
+"""The variant options the engine implements (G-2.6, G-5.10), the default first."""
+FIXABLE = {"die": "G-8.2", "events": "G-5.3", "adventurers": "G-6.1"}
+"""The chance a scenario may fix in advance (docs/engine.md, Fixing chance), with its rule."""
 
 
 def _seats(mask: int, n: int) -> list[int]:
     return [s for s in range(n) if mask >> s & 1]
 
 
-def _mask(seats: Iterable[int]) -> int:
+def _mask(seats: Iterable[int], n: int) -> int:
     mask = 0
     for s in seats:
+        if not 0 <= s < n:
+            raise ScenarioError("known_by", f"names seat {s}; the seats are 0 to {n - 1}", "G-10")
         mask |= 1 << s
     return mask
 
@@ -91,6 +115,7 @@ def state_to_json(state: GnadenlosState) -> dict[str, Any]:
         "final_pos": state.final_pos,
         "end_reason": state.end_reason,
         "end_detail": state.end_detail,
+        "chance": {name: list(queue) for name, queue in state.fixed.items()},
     }
 
 
@@ -106,12 +131,12 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     state = GnadenlosState()
     n = state.n = int(obj["seats"])
     if not 3 <= n <= 4:
-        raise ValueError("seats must be 3 or 4")
+        raise ScenarioError("seats", f"{n}: Gnadenlos! is played by 3 or 4", "G-1")
     everyone = (1 << n) - 1
     state.cfg = cfg
-    variant = obj.get("variant", {})
-    state.advanced = variant.get("setup") == "advanced"
-    state.opt_out_variant = variant.get("gunfight_opt_out") == "on"
+    variant = _read_variant(obj.get("variant", {}))
+    state.advanced = variant["setup"] == "advanced"
+    state.opt_out_variant = variant["gunfight_opt_out"] == "on"
     state.seed = int(obj.get("seed", 0))
     streams = obj.get("streams", {})
     for attr, name in (("rng_adv", "adventurers"), ("rng_event", "events"), ("rng_die", "die")):
@@ -122,7 +147,13 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     state.quiet = int(obj.get("quiet", 0))
     state.activity = bool(obj.get("activity", False))
     state.phase = obj.get("phase")
+    if state.phase is not None and state.phase not in PHASES:
+        raise ScenarioError("phase", f"{state.phase!r}: null or one of {list(PHASES)}", "G-11")
     state.todo = list(obj.get("todo", []))
+    unknown = [step for step in state.todo if step not in GnadenlosState._STEPS]
+    if unknown:
+        raise ScenarioError("todo", f"unknown steps {unknown}; the steps are {sorted(GnadenlosState._STEPS)}",
+                            "docs/engine.md, The JSON state format")
     state.fields = list(obj.get("fields", [cfg.start_field] * n))
     state.nuggets = list(obj.get("nuggets", [cfg.start_nuggets] * n))
     state.vultures = list(obj.get("vultures", [0] * n))
@@ -132,10 +163,8 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     if "event_deck" in obj:
         state.event_deck = list(obj["event_deck"])
     else:
-        rest: list[int] = list(EVENT_DECK)
-        for e in state.event_revealed:
-            rest.remove(e)
-        state.event_deck = sorted(rest)
+        rest = Counter[int](EVENT_DECK) - Counter(state.event_revealed)
+        state.event_deck = sorted(rest.elements())
 
     state.commits = list(obj.get("commits", [NO_COMMIT] * n))
     _read_adventurers(state, obj.get("adventurers", {}), everyone)
@@ -152,10 +181,60 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     state.final_pos = int(obj.get("final_pos", 0))
     state.end_reason = obj.get("end_reason", "")
     state.end_detail = obj.get("end_detail", "")
+    state.fixed = _read_chance(obj.get("chance", {}))
     if state.phase is None and not state.todo:
-        raise ValueError("a state needs a decision phase or steps to run (todo)")
+        raise ScenarioError("todo", "empty, and phase is null: a state needs a decision phase or steps to run",
+                            "docs/engine.md, The JSON state format")
+    check_state(state)
     state._run()
+    check_choices(state)
     return state
+
+
+def _read_variant(obj: Any) -> dict[str, str]:
+    """G-2.6, G-5.10: the options the engine implements; anything else is refused, not ignored."""
+    if not isinstance(obj, dict):
+        raise ScenarioError("variant", f"{obj!r}: an object of options", "G-2.6, G-5.10")
+    variant = {key: values[0] for key, values in VARIANT.items()}
+    for key, value in obj.items():
+        if key not in VARIANT:
+            raise ScenarioError(f"variant.{key}", f"the options are {sorted(VARIANT)}", "G-2.6, G-5.10")
+        if value not in VARIANT[key]:
+            raise ScenarioError(f"variant.{key}", f"{value!r}: one of {list(VARIANT[key])}", "G-2.6, G-5.10")
+        variant[key] = value
+    return variant
+
+
+def _read_chance(obj: Any) -> dict[str, list[Any]]:
+    """docs/engine.md, Fixing chance: the next die faces, and the drawing orders
+    of the next reshuffles of the event deck and of the adventurer discards."""
+    if not isinstance(obj, dict):
+        raise ScenarioError("chance", "an object of streams", "docs/engine.md, Fixing chance")
+    fixed: dict[str, list[Any]] = {}
+    for name, queue in obj.items():
+        if name not in FIXABLE:
+            raise ScenarioError(f"chance.{name}", f"the streams that can be fixed are {sorted(FIXABLE)}",
+                                "docs/engine.md, Fixing chance")
+        if not isinstance(queue, list):
+            raise ScenarioError(f"chance.{name}", "a list, the next outcome first", FIXABLE[name])
+        for index, item in enumerate(queue):
+            _check_fixed(name, index, item)
+        if queue:
+            fixed[name] = [list(item) if isinstance(item, list) else item for item in queue]
+    return fixed
+
+
+def _check_fixed(name: str, index: int, item: Any) -> None:
+    """One fixed outcome: a die face, or an order naming cards the shuffle can hold."""
+    field, rule = f"chance.{name}[{index}]", FIXABLE[name]
+    if name == "die":
+        if not isinstance(item, int) or not 1 <= item <= 6:
+            raise ScenarioError(field, f"{item!r}: a die face, 1 to 6", rule)
+        return
+    cards = Counter(int(e) for e in EVENT_DECK) if name == "events" else Counter(range(NUM_ADVENTURERS))
+    if not isinstance(item, list) or not all(isinstance(c, int) for c in item) or Counter(item) - cards:
+        raise ScenarioError(field, f"{item!r}: card ids in drawing order, each at most as often as the game "
+                            f"has it", rule)
 
 
 def _read_adventurers(state: GnadenlosState, obj: dict[str, Any], everyone: int) -> None:
@@ -163,9 +242,10 @@ def _read_adventurers(state: GnadenlosState, obj: dict[str, Any], everyone: int)
     placed: set[int] = set()
 
     def take(entry: Any, default: int) -> int:
-        card, known = (entry[0], _mask(entry[1])) if isinstance(entry, list) else (entry, default)
+        card, known = (entry[0], _mask(entry[1], state.n)) if isinstance(entry, list) else (entry, default)
         if not 0 <= card < NUM_ADVENTURERS or card in placed:
-            raise ValueError(f"adventurer {card} is out of range or placed twice")
+            raise ScenarioError("adventurers", f"adventurer {card} is not one of 0 to {NUM_ADVENTURERS - 1}, or "
+                                "is placed twice", "G-1")
         placed.add(card)
         state.adv_known[card] = known
         return int(card)
@@ -173,7 +253,7 @@ def _read_adventurers(state: GnadenlosState, obj: dict[str, Any], everyone: int)
     state.adv_known = [0] * NUM_ADVENTURERS
     state.adv_hands = [[take(e, everyone) for e in hand] for hand in obj.get("hands", [[]] * state.n)]
     if len(state.adv_hands) != state.n:
-        raise ValueError("adventurers.hands needs one list per seat")
+        raise ScenarioError("adventurers.hands", "one list per seat", "G-2.1")
     state.adv_discard = [take(e, everyone) for e in obj.get("discard", [])]
     state.units = [tuple(take(e, everyone) for e in unit) for unit in obj.get("units", [])]
     for card in state.commits:
@@ -194,19 +274,22 @@ def _read_ious(state: GnadenlosState, obj: dict[str, Any], everyone: int) -> Non
     def take(entry: Any, default: int) -> int:
         identity = (int(entry[0]), int(entry[1]))
         if not pools.get(identity):
-            raise ValueError(f"no IOU {identity} left to place (13 per colour: 0, 1x3, 2x3, 3x3, 4x3)")
+            raise ScenarioError("ious", f"no IOU {list(identity)} left to place: each seat's colour has 13 "
+                                "(one 0, three each of 1, 2, 3, 4)", "G-1")
         card = pools[identity].pop()
-        state.iou_known[card] = _mask(entry[2]) if len(entry) > 2 else default
+        state.iou_known[card] = _mask(entry[2], n) if len(entry) > 2 else default
         return card
 
     state.iou_hands = [[take(e, everyone) for e in hand] for hand in obj.get("hands", [[]] * n)]
     if len(state.iou_hands) != n:
-        raise ValueError("ious.hands needs one list per seat")
+        raise ScenarioError("ious.hands", "one list per seat", "G-2.2")
     state.market = [[mk.EMPTY if e is None else take(e, everyone) for e in row] for row in obj.get("market", [])]
     if any(len(row) != state.cfg.market_columns for row in state.market):
-        raise ValueError(f"every market row has {state.cfg.market_columns} slots")
+        raise ScenarioError("ious.market", f"every row has {state.cfg.market_columns} slots", "G-3.1")
     mk.trim(state.market)
     state.bids = [None if b is None else tuple(take(e, everyone) for e in b) for b in obj.get("bids", [None] * n)]
+    if len(state.bids) != n:
+        raise ScenarioError("ious.bids", "one entry per seat: null, [] (a pass) or the IOUs bid", "G-6.2")
     for cards in pools.values():
         for card in reversed(cards):
             state.iou_hands[IOU_COLOUR[card]].append(card)

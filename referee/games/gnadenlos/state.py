@@ -29,6 +29,7 @@ from referee.games.base import (
     ranks_from_keys,
 )
 from referee.games.gnadenlos import market as mk
+from referee.games.scenario import fixed_shuffle, next_fixed
 from referee.games.gnadenlos.actions import (
     Bid,
     Buy,
@@ -136,6 +137,9 @@ class GnadenlosState(State):
         self.rng_adv = ChanceStream(0)
         self.rng_event = ChanceStream(0)
         self.rng_die = ChanceStream(0)
+        self.fixed: dict[str, list[Any]] = {}
+        """Outcomes a scenario fixed in advance, per stream (scenario.next_fixed):
+        die faces, and event or adventurer orders for the next reshuffles."""
         self.fields: list[int] = []
         self.nuggets: list[int] = []
         self.vultures: list[int] = []
@@ -287,7 +291,7 @@ class GnadenlosState(State):
             return ()
         phase = self.phase
         if phase == COMMIT:
-            return self._commit_options(seat)
+            return self.commit_choices(seat)
         if phase == TAKE:
             return tuple(Take(r, c) for r, c in mk.filled_slots(self.market))
         if phase == REFILL:
@@ -295,14 +299,16 @@ class GnadenlosState(State):
         if phase == BUY:
             return tuple(Buy(k) for k in range(min(self.cfg.max_prestige_buy, self.nuggets[seat]) + 1))
         if phase == BID:
-            return self._bid_options(seat)
+            return self.bid_choices(seat)
         if phase == PICK:
             return tuple(Pick(u) for u in self.units)
         if phase == FINAL_BUY:
             return tuple(FinalBuy(k) for k in range(min(self.cfg.max_final_buy, self.nuggets[seat]) + 1))
         raise AssertionError(phase)
 
-    def _commit_options(self, seat: Seat) -> tuple[Any, ...]:
+    def commit_choices(self, seat: Seat) -> tuple[Any, ...]:
+        """G-5.4/G-5.10: what `seat` may commit to the current event (read by
+        the flow and by the scenario checks, whoever is to act)."""
         options: list[Any] = [Commit(c) for c in sorted(self.adv_hands[seat])]
         if (
             self.opt_out_variant
@@ -312,7 +318,9 @@ class GnadenlosState(State):
             options.append(OptOut())  # G-5.10
         return tuple(options)
 
-    def _bid_options(self, seat: Seat) -> tuple[Bid, ...]:
+    def bid_choices(self, seat: Seat) -> tuple[Bid, ...]:
+        """G-6.2: the bids `seat` may make in the current auction (read by the
+        flow and by the scenario checks, whoever is to act)."""
         used = frozenset(sum(IOU_VALUE[c] for c in b) for b in self.bids if b)
         hand = tuple(sorted(iou(c) for c in self.iou_hands[seat]))
         return bid_options(hand, used)
@@ -358,6 +366,7 @@ class GnadenlosState(State):
         new.rng_adv = self.rng_adv.copy()
         new.rng_event = self.rng_event.copy()
         new.rng_die = self.rng_die.copy()
+        new.fixed = {name: queue[:] for name, queue in self.fixed.items()}
         new.fields = self.fields[:]
         new.nuggets = self.nuggets[:]
         new.vultures = self.vultures[:]
@@ -442,8 +451,8 @@ class GnadenlosState(State):
             if not self.adv_deck:
                 if not self.adv_discard:
                     break
-                self.adv_deck, self.adv_discard = self.adv_discard, []
-                self.rng_adv.shuffle(self.adv_deck)
+                self.adv_deck, self.adv_discard = sorted(self.adv_discard), []
+                fixed_shuffle(self.rng_adv, self.adv_deck, next_fixed(self.fixed, "adventurers"), int)
                 self._log("deck_shuffled", 0, deck="adventurers", order=list(self.adv_deck))
                 self._log("deck_reshuffled", self._all, deck="adventurers", count=len(self.adv_deck))
             card = self.adv_deck.pop()
@@ -469,7 +478,7 @@ class GnadenlosState(State):
         if card == EventCard.HIGH_NOON and self._move_undertaker():
             return
         self.participants = holders
-        self.deciding = [s for s in holders if len(self._commit_options(s)) > 1]
+        self.deciding = [s for s in holders if len(self.commit_choices(s)) > 1]
         if self.deciding:
             self._ask(COMMIT)
         else:
@@ -487,7 +496,7 @@ class GnadenlosState(State):
         if card == EventCard.HIGH_NOON and self._move_undertaker():
             return None
         self.event_deck = list(EVENT_DECK)
-        self.rng_event.shuffle(self.event_deck)
+        fixed_shuffle(self.rng_event, self.event_deck, next_fixed(self.fixed, "events"), int)
         self.event_revealed = []
         self._log("deck_shuffled", 0, deck="events", order=[int(e) for e in self.event_deck])
         self._log("deck_reshuffled", self._all, deck="events", count=len(self.event_deck))
@@ -510,7 +519,7 @@ class GnadenlosState(State):
         self.phase = None
         for seat in self.participants:
             if seat not in choices:  # a forced choice (single option)
-                choices[seat] = self._commit_options(seat)[0]
+                choices[seat] = self.commit_choices(seat)[0]
         revealed: dict[str, Any] = {}
         for seat in self.participants:
             choice = choices[seat]
@@ -668,8 +677,12 @@ class GnadenlosState(State):
         if self.bid_pos == self.n:
             return
         seat = self.bid_order[self.bid_pos]
-        if self._bid_options(seat):
+        options = self.bid_choices(seat)
+        if len(options) > 1:
             self._ask(BID)
+            return
+        if options:  # G-11: a single legal bid is made by the engine, never asked
+            self._apply_bid(seat, options[0])
             return
         # G-6.3: no legal bid: pass and show the whole IOU hand.
         for card in self.iou_hands[seat]:
@@ -771,7 +784,7 @@ class GnadenlosState(State):
         turned: list[tuple[int, int]] = []
         third_vulture = False
         while True:
-            col = self.rng_die.below(6)
+            col = self._roll() - 1
             self._log("die_rolled", self._all, face=col + 1)
             row = next(
                 (r for r in range(len(self.market) - 1, -1, -1)
@@ -803,6 +816,11 @@ class GnadenlosState(State):
             self.iou_hands[IOU_COLOUR[card]].append(card)
         mk.trim(self.market)
         return third_vulture
+
+    def _roll(self) -> int:
+        """G-8.2: a die face, 1 to 6: the next one a scenario fixed, else the die stream's."""
+        fixed = next_fixed(self.fixed, "die")
+        return int(fixed) if fixed is not None else self.rng_die.below(6) + 1
 
     def _step_refill(self) -> None:
         """G-3.4: fill gaps from the last row, the active player choosing."""

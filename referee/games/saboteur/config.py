@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RULES_VERSION = "saboteur-2"
+RULES_VERSION = "saboteur-3"
 """Bumped when the same decisions would give another match, so an old record
 is refused with a clear message instead of failing mid-replay (2: forced
-turns are played by the engine)."""
+turns are played by the engine; 3: the nugget supply is shuffled anew at
+every round's setup, S-2.5)."""
 
 Cell = tuple[int, int]
 """A maze cell (x, y): x grows to the east, y to the north."""

@@ -15,12 +15,13 @@ state a seat sees asks it a real question, except the end.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.games.base import ChanceStream, Event, Game, Outcome, Seat, State, derive_seed, ranks_from_keys
 from referee.games.saboteur import maze
+from referee.games.scenario import fixed_shuffle, next_fixed
 from referee.games.saboteur.actions import (
     PASS,
     BreakTool,
@@ -58,9 +59,12 @@ if TYPE_CHECKING:
     from referee.games.saboteur.observation import SaboteurObservation
 
 VARIANT_LOSE_SHARE = "sabotaged_diggers_lose_share"
+VARIANT_VALUES = ("off", "on")
+"""The values of the one variant option (S-6.6), the default first."""
 STREAMS = ("deck", "roles", "goals", "start", "nuggets")
 """One chance stream per kind of chance (base.derive_seed): the deck shuffle of
-each round, the dwarf deal, the goal placement, the first player, the nugget supply."""
+each round, the dwarf deal, the goal placement, the first player, the nugget
+supply's shuffle of each round (S-2.5)."""
 
 END_ROUNDS_PLAYED = "rounds_played"
 GOLD_DIGGERS_WIN = "gold_diggers"
@@ -91,6 +95,9 @@ class SaboteurState(State):
         self.lose_share = False
         self.seed = 0
         self.streams: dict[str, ChanceStream] = {name: ChanceStream(0) for name in STREAMS}
+        self.fixed: dict[str, list[Any]] = {}
+        """Outcomes a scenario fixed in advance, per stream (scenario.next_fixed):
+        the orders of the next rounds' shuffles."""
         self.known: list[int] = [0] * NUM_CARDS
         self.round = 0
         self.turn = 0
@@ -143,15 +150,13 @@ class SaboteurState(State):
             self._events = None
 
     def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: SaboteurConfig) -> None:
-        """A new match: the nugget supply (S-2.5), the first player (S-2.4), round 1."""
+        """A new match: every nugget card in the supply (S-2.5), the first player (S-2.4), round 1."""
         self.cfg, self.n, self.seed = cfg, seats, seed
         self.lose_share = variant.get(VARIANT_LOSE_SHARE) == "on"
         self.streams = {name: ChanceStream(derive_seed(seed, name)) for name in STREAMS}
         self.known = [0] * NUM_CARDS
         self.nuggets = [[] for _ in range(seats)]
         self.supply = list(NUGGET_CARDS)
-        self.streams["nuggets"].shuffle(self.supply)
-        self._log("supply_shuffled", 0, values=[VALUE[c] for c in reversed(self.supply)])
         self.first = self.streams["start"].below(seats)
         self.round = 1
         self._start_round()
@@ -163,10 +168,16 @@ class SaboteurState(State):
         self.discard = []
         self.broken = [{} for _ in range(n)]
         self._log("round_started", everyone, round=self.round, first_player=self.first)
+        # S-2.5: the nugget cards nobody holds, shuffled anew at every round's setup.
+        self.supply.sort()
+        self._shuffle("nuggets", self.supply, VALUE.__getitem__)
+        for card in self.supply:
+            known[card] = 0
+        self._log("supply_shuffled", 0, values=[VALUE[c] for c in reversed(self.supply)])
         # S-2.1: players + 1 dwarf cards; the extra one is set aside unseen.
         diggers, saboteurs = cfg.role_counts(n)
         dwarfs = list(DIGGER_CARDS[:diggers] + SABOTEUR_CARDS[:saboteurs])
-        self.streams["roles"].shuffle(dwarfs)
+        self._shuffle("roles", dwarfs, NAME.__getitem__, drawn_from_end=False)
         self.roles, self.set_aside = dwarfs[:n], dwarfs[n]
         known[self.set_aside] = 0
         self._log("roles_dealt", 0, roles=[NAME[c] for c in self.roles], set_aside=NAME[self.set_aside])
@@ -175,7 +186,7 @@ class SaboteurState(State):
             self._log("role_dealt", 1 << seat, seat=seat, role=NAME[card])
         # S-2.2: the start card and the shuffled face-down goals.
         goals = list(GOAL_CARDS)
-        self.streams["goals"].shuffle(goals)
+        self._shuffle("goals", goals, NAME.__getitem__, drawn_from_end=False)
         self.goals, self.goal_up = goals, [False] * len(goals)
         start = cfg.start_cell
         self.cells = {start: (START_CARD, False)}
@@ -189,7 +200,7 @@ class SaboteurState(State):
         self._maze_changed()
         # S-2.3: one shuffled deck of path and action cards; hands, then the draw pile.
         deck = list(DECK)
-        self.streams["deck"].shuffle(deck)
+        self._shuffle("deck", deck, NAME.__getitem__)
         self._log("deck_shuffled", 0, order=[NAME[c] for c in reversed(deck)])
         size = cfg.hand_size(n)
         self.hands = []
@@ -203,6 +214,12 @@ class SaboteurState(State):
             known[card] = 0
         self.pile = deck
         self.active = self.first
+
+    def _shuffle(self, stream: str, cards: list[int], identity: Callable[[int], Any],
+                 drawn_from_end: bool = True) -> None:
+        """Shuffle with the stream, or as far as a scenario fixed the order (docs/engine_saboteur.md)."""
+        fixed_shuffle(self.streams[stream], cards, next_fixed(self.fixed, stream), identity,
+                      drawn_from_end=drawn_from_end)
 
     # ------------------------------------------------------------- interface
 
@@ -314,6 +331,7 @@ class SaboteurState(State):
         new.lose_share = self.lose_share
         new.seed = self.seed
         new.streams = {name: stream.copy() for name, stream in self.streams.items()}
+        new.fixed = {name: queue[:] for name, queue in self.fixed.items()}
         new.known = self.known[:]
         new.round = self.round
         new.turn = self.turn
