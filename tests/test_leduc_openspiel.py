@@ -72,8 +72,9 @@ def openspiel_texts(obs: LeducObservation) -> tuple[str, str]:
     return info_state, observation
 
 
-def play_both(players: int, seed: int, rng: random.Random, theirs: Any) -> int:
-    """One match in both; returns the decisions compared. Fails at the first difference."""
+def play_both(players: int, seed: int, rng: random.Random, theirs: Any) -> tuple[int, bool]:
+    """One match in both; returns the decisions compared and whether a
+    showdown split the pot. Fails at the first difference."""
     ours = load_game("leduc").new_state(players, seed)
     assert isinstance(ours, LeducState)
     state = theirs.new_initial_state()
@@ -91,8 +92,9 @@ def play_both(players: int, seed: int, rng: random.Random, theirs: Any) -> int:
                                             state.observation_string(seat)), (seed, steps, seat)
         if ours.is_terminal():
             assert state.is_terminal(), (seed, steps)
-            assert list(ours.observe(0).returns) == state.returns(), (seed, steps)
-            return steps
+            end = ours.observe(0)
+            assert list(end.returns) == state.returns(), (seed, steps)
+            return steps, len(end.winners) > 1
         (seat,) = ours.to_act()
         legal = [a for a in ours.legal_actions(seat) if isinstance(a, LeducAction)]
         assert state.current_player() == seat and [a.code for a in legal] == state.legal_actions(), (seed, steps)
@@ -108,9 +110,12 @@ def test_random_matches_agree_with_openspiel_at_every_step(players: int) -> None
     assert (theirs.num_players(), theirs.get_type().min_num_players, theirs.get_type().max_num_players) == \
         (players, MIN_PLAYERS, MAX_PLAYERS)
     rng = random.Random(players)
-    steps = [play_both(players, 10_000 * players + match, rng, theirs) for match in range(MATCHES[players])]
-    assert sum(steps) >= MATCHES[players] * 2  # every match had decisions to compare
-    print(f"{players} players: {len(steps)} matches, {sum(steps)} decisions agree with OpenSpiel")
+    played = [play_both(players, 10_000 * players + match, rng, theirs) for match in range(MATCHES[players])]
+    decisions = sum(steps for steps, _ in played)
+    splits = sum(split for _, split in played)
+    assert decisions >= 2 * len(played) and splits > 0  # every match was compared; split pots were among them
+    print(f"{players} players: {len(played)} matches, {decisions} decisions and {decisions + len(played)} "
+          f"positions x {players} seats agree with OpenSpiel; {splits} split pots")
 
 
 def test_the_cross_check_sees_a_difference() -> None:
