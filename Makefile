@@ -27,7 +27,9 @@ test-packages:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver tmux; \
 	fi
 
+# mypy is a gate (pyproject.toml: strict on the engines, the protocol and the SDKs)
 test: $(STAMP) test-packages
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n 2 -q
 
 ladder: $(STAMP)

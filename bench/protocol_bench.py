@@ -226,7 +226,7 @@ def timed_bot(socket_path: str, out_path: str) -> None:
         durations.append(time.perf_counter() - begin)
         return answer
 
-    servicer._Match.decide = timed  # type: ignore[method-assign]
+    servicer._Match.decide = timed  # type: ignore[method-assign,assignment]
     atexit.register(lambda: Path(out_path).write_text(str(statistics.median(durations))))
     serve(RandomBot(1), ["--socket", socket_path])
 
@@ -288,7 +288,7 @@ def startup_costs(runs: int = 5) -> dict[str, float]:
             [sys.executable, "-X", "importtime", "-c", "import bots.random.__main__, referee.games.gnadenlos.codec"],
             check=True, capture_output=True, text=True,
         )
-        cumulative = {}
+        cumulative: dict[str, int] = {}
         for line in done.stderr.splitlines():
             parts = line.split("|")
             if len(parts) == 3 and parts[1].strip().isdigit():

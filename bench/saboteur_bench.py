@@ -111,6 +111,7 @@ def large_mazes(count: int, seed: int) -> list[SaboteurState]:
     found: list[SaboteurState] = []
     for k in range(count):
         state = GAME.new_state(5, seed + k)
+        assert isinstance(state, SaboteurState)
         rng = random.Random(seed + k)
         best: SaboteurState | None = None
         while not state.is_terminal() and state.observe(0).round == 1:
@@ -243,6 +244,7 @@ def _sample_positions(count: int, seed: int) -> list[SaboteurState]:
     k = 0
     while len(positions) < count:
         state = GAME.new_state(7, seed + 10_000 + k)
+        assert isinstance(state, SaboteurState)
         rng = random.Random(k)
         step = 0
         while not state.is_terminal() and len(positions) < count:

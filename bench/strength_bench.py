@@ -298,7 +298,7 @@ def _load_rows(path: Path | None) -> list[dict[str, Any]]:
     rows = json.loads(path.read_text())
     for row in rows:
         row["reasons"] = Counter(row["reasons"])
-    return rows  # type: ignore[no-any-return]
+    return rows
 
 
 def _save_rows(path: Path | None, rows: list[dict[str, Any]]) -> None:

@@ -135,6 +135,6 @@ class MctsBot(Bot):
                 cpu_seconds = self.move_time
             else:
                 until = min(until, now + self.move_time)
-        return search.search(  # type: ignore[no-any-return]
+        return search.search(
             observation, legal_actions, iterations=self.iterations, until=until, cpu_seconds=cpu_seconds
         )

@@ -348,7 +348,8 @@ def _parse_decision(raw: bytes) -> tpb.Decision:
         raise MalformedAnswer("the answer carries no decision")
     if not message.decision.HasField("action"):
         raise MalformedAnswer("the decision carries no action")
-    return message.decision
+    decision: tpb.Decision = message.decision
+    return decision
 
 
 def _match_legal(action: Action, legal_actions: Sequence[Action]) -> Action:

@@ -89,7 +89,7 @@ game has colours 0..3 and values 0..4; the spare entries cost nothing)."""
 
 def _columns(rows: list[tuple[int, ...]], width: int) -> tuple[tuple[int, ...], ...]:
     """Transpose rows of `width` values into `width` columns (empty rows: empty columns)."""
-    return tuple(zip(*rows)) if rows else ((),) * width  # type: ignore[return-value]
+    return tuple(zip(*rows)) if rows else ((),) * width
 
 
 def encode_observation(obs: GnadenlosObservation) -> pb.Observation:

@@ -51,7 +51,7 @@ def _build(address: str, servicer: BotServicer, max_workers: int) -> grpc.Server
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="bot"),
         options=(("grpc.so_reuseport", 0),),
     )
-    tgrpc.add_BotServicer_to_server(servicer, server)
+    tgrpc.add_BotServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]  # generated, untyped
     health_servicer = health.HealthServicer()
     for name in ("", SERVICE):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -303,7 +303,7 @@ def choose_take(view: SeatView, legal: Sequence[Any]) -> Any:
         if slot == HIDDEN:
             score = hidden + 0.5
         else:
-            colour, value = slot  # type: ignore[misc]
+            colour, value = slot
             score = float(value) if colour == view.seat else 0.5 * value
         scores.append(score + 0.01 * action.row)
     return _best(legal, scores)
@@ -321,7 +321,7 @@ def choose_refill(view: SeatView, legal: Sequence[Any]) -> Any:
         if slot == HIDDEN:
             scores.append(hidden)
             continue
-        colour, value = slot  # type: ignore[misc]
+        colour, value = slot
         if colour == view.seat:
             scores.append(float(value))
         else:
