@@ -24,7 +24,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
@@ -125,7 +125,17 @@ class PairOutcome:
 class LadderRun:
     matches: int
     settled: bool
+    order: list[int]
+    """The final ranking (bot indices, best first)."""
     pairs: list[PairOutcome] = field(default_factory=list)
+
+    def misordered(self, model: Model) -> tuple[int, int]:
+        """(truly different neighbours of the true order that the ranking
+        puts the wrong way round, truly different neighbours)."""
+        truth = sorted(self.order, key=lambda b: -model.skills[b])
+        place = {b: i for i, b in enumerate(self.order)}
+        different = [(a, b) for a, b in zip(truth, truth[1:]) if model.skills[a] != model.skills[b]]
+        return sum(place[a] > place[b] for a, b in different), len(different)
 
 
 @dataclass
@@ -184,10 +194,11 @@ def run_ladder(
             skills.update(zip(seating, after))
             tallies.count(seating)
         played += len(matches)
-        for key, found in collect([matches], alpha).items():
-            for x in found.scores:
-                evidence.setdefault(key, PairEvidence(alpha)).add(x)
-    run = LadderRun(played, settled)
+        if rule.evidence:
+            for key, found in collect([matches], alpha).items():
+                for x in found.scores:
+                    evidence.setdefault(key, PairEvidence(alpha)).add(x)
+    run = LadderRun(played, settled, order)
     if rule.evidence:
         for p in adjacent_pairs(order, evidence, confidence=confidence, margin=margin):
             run.pairs.append(PairOutcome(p.upper, p.lower, p.verdict.kind, model.true_score(p.upper, p.lower)))
@@ -208,16 +219,18 @@ def wrongly_indistinguishable(pair: PairOutcome, margin: float) -> bool:
     return pair.kind == INDISTINGUISHABLE and abs(pair.true_score - 0.5) >= margin
 
 
-def round_robin_orders(model: Model, size: int, rounds: int, rng: random.Random) -> list[tuple[int, bool]]:
+def round_robin(model: Model, size: int, rounds: int, rng: random.Random) -> list[tuple[int, int, int]]:
     """A fixed duplicate round-robin (every table of `size` of the bots, all
     rotations, `rounds` times), ranked after each round by each bot's mean
-    score against all the others: (matches so far, every truly different
-    adjacent pair in the right order) per round."""
+    score against all the others: per round (matches so far, truly
+    different adjacent pairs in the wrong order, truly different adjacent
+    pairs)."""
     bots = list(range(len(model.skills)))
     tables = list(itertools.combinations(bots, size))
-    points: dict[int, float] = {b: 0.0 for b in range(len(model.skills))}
+    points: dict[int, float] = {b: 0.0 for b in bots}
     meetings: Counter[int] = Counter()
     truth = sorted(bots, key=lambda b: -model.skills[b])
+    different = [(a, b) for a, b in zip(truth, truth[1:]) if model.skills[a] != model.skills[b]]
     results = []
     played = 0
     for _ in range(rounds):
@@ -225,14 +238,12 @@ def round_robin_orders(model: Model, size: int, rounds: int, rng: random.Random)
             for seating, places in model.play_set(matchmaking.rotations(rng.sample(table, len(table))), rng):
                 played += 1
                 for i, a in enumerate(seating):
-                    for j, b in enumerate(seating):
+                    for j in range(len(seating)):
                         if i != j:
                             points[a] += 1.0 if places[i] < places[j] else 0.5 if places[i] == places[j] else 0.0
                             meetings[a] += 1
         strength = {b: points[b] / meetings[b] for b in bots}
-        right = all(strength[a] > strength[b] for a, b in zip(truth, truth[1:])
-                    if model.skills[a] != model.skills[b])
-        results.append((played, right))
+        results.append((played, sum(strength[a] <= strength[b] for a, b in different), len(different)))
     return results
 
 
@@ -241,6 +252,7 @@ class SprtRun:
     verdict: str | None
     sets: int
     matches: int
+    scores: list[float]
 
 
 def run_versus(
@@ -269,13 +281,8 @@ def run_versus(
         found = collect([matches], 0.05)[pair_key(new, old)].scores[0]
         scores.append(found if new < old else 1 - found)
         verdict = sprt.decide(sprt.llr(scores))
-    return SprtRun(verdict, len(scores), played)
+    return SprtRun(verdict, len(scores), played, scores)
 
 
 def accepts_h1(run: SprtRun) -> bool:
     return run.verdict == H1
-
-
-def repeat(job: Callable[[random.Random], object], runs: int, seed: int) -> list[object]:
-    """`job` with `runs` independent generators derived from `seed`."""
-    return [job(random.Random(seed * 1_000_003 + i)) for i in range(runs)]

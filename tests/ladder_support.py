@@ -40,6 +40,9 @@ class FakeRunner:
     failures: dict[str, list[str]] = field(default_factory=dict)
     """match id -> failure kinds to raise on its first attempts."""
     forfeit: set[int] = field(default_factory=set)
+    strike: dict[int, list[str]] = field(default_factory=dict)
+    """bot id -> the reasons of the strikes it gets in each of its matches
+    (written into the record's footer, as the referee does)."""
     played: list[MatchTask] = field(default_factory=list)
     closed: bool = False
 
@@ -59,9 +62,16 @@ class FakeRunner:
         return PlayedMatch(
             match_id=task.match_id, game=task.game, set_id=task.set_id, rotation=task.rotation, seed=task.seed,
             variant=task.variant, bot_ids=task.bot_ids, ranks=tuple(ranks), forfeits=forfeits,
-            strikes=tuple(0 for _ in task.bot_ids), end_reason="goal", decisions=10, seconds=0.01,
-            record=None,
+            strikes=tuple(len(self.strike.get(b, [])) for b in task.bot_ids), end_reason="goal", decisions=10,
+            seconds=0.01, record=self._record(task) if self.strike else None,
         )
+
+    def _record(self, task: MatchTask) -> bytes:
+        """A record whose footer lists the strikes (all a test reads of it)."""
+        strikes = [[{"reason": r, "detail": "injected", "decision": 1} for r in self.strike.get(b, [])]
+                   for b in task.bot_ids]
+        return (json.dumps({"type": "header", "match_id": task.match_id}) + "\n"
+                + json.dumps({"type": "footer", "strikes": strikes}) + "\n").encode()
 
     def close(self) -> None:
         self.closed = True

@@ -75,15 +75,53 @@ def test_the_strongest_bot_tops_the_table_and_ratings_equal_a_recompute(tmp_path
         assert equal
 
 
-def test_until_stable_stops_once_every_adjacent_pair_is_separated(tmp_path: Path) -> None:
+def test_until_stable_stops_once_every_adjacent_pair_is_ordered_or_indistinguishable(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
-        ids = add_bots(store, ["a", "b", "c"])
-        runner = FakeRunner(strength=dict(zip(ids, [0.0, 5.0, 10.0])), luck=0.1)
-        ladder = run(store, runner, matches=300, until_stable=True, sizes=(3,), seed=5)
+        ids = add_bots(store, ["a", "b", "c", "twin"])
+        # twin plays exactly like a: no skill between them, only luck
+        runner = FakeRunner(strength=dict(zip(ids, [0.0, 5.0, 10.0, 0.0])), luck=0.1)
+        ladder = run(store, runner, matches=3000, until_stable=True, sizes=(3,), margin=0.3, seed=5)
         assert ladder.status.stable
-        assert ladder.status.played < 300
-        rows = standings(store, "gnadenlos")
-        assert all(r.p_above_next >= 0.95 for r in rows[:-1])
+        assert ladder.status.played < 3000
+        kinds = {(p.upper, p.lower): p.verdict.kind for p in ladder.status.pairs}
+        assert kinds[(ids[2], ids[1])] == "ordered"
+        assert set(kinds.values()) == {"ordered", "indistinguishable"}
+        assert [r.bot for r in standings(store, "gnadenlos")][:2] == ["c", "b"]
+
+
+def test_until_stable_seats_the_unsettled_pair_together(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        ids = add_bots(store, ["a", "b", "c", "d", "e"])
+        runner = FakeRunner(strength=dict(zip(ids, [0.0, 10.0, 20.0, 30.0, 30.0])), luck=0.1)
+        ladder = run(store, runner, matches=150, until_stable=True, sizes=(3,), margin=0.3, seed=6)
+        late = runner.played[-30:]  # once the clear pairs are settled, mostly the twins are open
+        together = sum({ids[3], ids[4]} <= set(t.bot_ids) for t in late)
+        assert together >= 24, together  # a table of 3 of these 5 bots seats a given pair 30% of the time
+        assert not ladder.status.stable
+
+
+def test_a_spent_budget_leaves_open_pairs_with_an_estimate(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        add_bots(store, ["a", "b", "c"])
+        ladder = run(store, FakeRunner(luck=1.0), matches=6, until_stable=True, sizes=(3,), seed=7)
+        assert not ladder.status.stable
+        open_pairs = [p for p in ladder.status.pairs if not p.settled]
+        assert open_pairs and all(p.verdict.more_sets and p.verdict.more_sets > 0 for p in open_pairs)
+
+
+def test_versus_seats_both_bots_at_every_table_until_the_sprt_decides(tmp_path: Path) -> None:
+    from ladder.sprt import Sprt
+
+    with open_store(tmp_path) as store:
+        ids = add_bots(store, ["new", "old", "x", "y", "z"])
+        runner = FakeRunner(strength=dict(zip(ids, [2.0, 0.0, 1.0, 1.5, 0.5])), luck=1.0)
+        ladder = run(store, runner, matches=2000, versus=(ids[0], ids[1]), sprt=Sprt(margin=0.1), sizes=(3, 4),
+                     seed=8)
+        versus = ladder.status.versus
+        assert versus is not None and versus.verdict == "H1" and versus.mean > 0.5
+        assert ladder.status.played < 2000
+        assert all({ids[0], ids[1]} <= set(t.bot_ids) for t in runner.played)
+        assert {b for t in runner.played for b in t.bot_ids} == set(ids)  # the rest of the roster fills in
 
 
 def test_a_failure_that_is_not_a_bots_is_retried_and_never_rated(tmp_path: Path) -> None:
