@@ -63,3 +63,28 @@ def test_submit_ladder_table_with_real_bots(tmp_path: Path) -> None:
     assert "verified" in referee("replay", str(records[0]), "--verify")
     assert "identical to the stored ones" in referee("ladder", "--recompute", "--db", db)
     assert "choice bot starting" in referee("logs", "alpha", "--db", db)  # the author reads their bot's output
+
+
+@pytest.mark.slow
+def test_an_unsettled_ladder_exits_3_naming_its_open_pairs(tmp_path: Path) -> None:
+    from ladder.cli import EXIT_UNSETTLED
+    from ladder.store import Store
+    from ladder_support import install_bot
+
+    db = tmp_path / "data" / "ladder.sqlite"
+    with Store(db) as store:
+        for name in ("alpha", "beta", "gamma"):
+            install_bot(store, random_bot_folder(tmp_path / name), name)
+    common = ["--no-builtins", "--matches", "3", "--players", "3", "--workers", "1", "--move-time", "500ms",
+              "--seed", "4", "--db", str(db)]
+    result = CliRunner().invoke(cli, ["ladder", "--until-stable", *common], catch_exceptions=False)
+    assert result.exit_code == EXIT_UNSETTLED, result.output
+    assert "not stable: the budget of 3 matches ran out; unsettled pairs:" in result.output
+    assert "more shared sets" in result.output and "vs next" in result.output
+
+    result = CliRunner().invoke(cli, ["ladder", "--versus", "alpha", "beta@v1", *common], catch_exceptions=False)
+    assert result.exit_code == EXIT_UNSETTLED, result.output
+    assert "no verdict on alpha@v1 against beta@v1" in result.output and "log-likelihood ratio" in result.output
+
+    result = CliRunner().invoke(cli, ["ladder", "--versus", "alpha", "nobody", *common])
+    assert result.exit_code == 2 and "no bot nobody" in result.output
