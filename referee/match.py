@@ -55,6 +55,7 @@ from referee.records import (
     SETUP,
     Entry,
     RecordWriter,
+    offered,
 )
 
 log = logging.getLogger(__name__)
@@ -365,7 +366,7 @@ class _Match:
         lines: list[Entry] = []
         for seat in deciding:
             answer = answers.get(seat)
-            line: Entry = {"seat": seat}
+            line: Entry = {"seat": seat, **offered(legal[seat])}  # what the seat could choose from
             if answer is not None and answer.action is not None:
                 actions[seat] = answer.action
                 line["by"] = "bot"

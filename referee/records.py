@@ -17,9 +17,10 @@ byte: it holds the seed and every hand, and bots may share the machine.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -146,6 +147,18 @@ def parse_record(lines: list[str], source: str = "record") -> MatchRecord:
         else:
             raise RecordError(f"{source}: a second {kind} line")
     return record
+
+
+def offered(actions: Sequence[Any]) -> Entry:
+    """What a decision line says a seat was offered: `legal_count`, the number
+    of legal actions, and `legal_digest`, the SHA-256 (hex) of their set.
+
+    The digest is over the actions' canonical JSON texts (keys sorted, no
+    spaces), sorted and joined with newlines: a set, so any program that
+    lists the legal actions, in any order, can recompute it
+    (docs/records.md, `decision`)."""
+    texts = sorted(json.dumps(action.to_json(), sort_keys=True, separators=(",", ":")) for action in actions)
+    return {"legal_count": len(texts), "legal_digest": hashlib.sha256("\n".join(texts).encode()).hexdigest()}
 
 
 def events_json(events: Any) -> list[Entry]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from referee.games import Event, Game, Observation, State, load_game
 from referee.match import final_ranks, public_summary
-from referee.records import Entry, MatchRecord, events_json
+from referee.records import Entry, MatchRecord, events_json, offered
 
 
 class ReplayMismatch(Exception):
@@ -70,14 +70,32 @@ class Replayer:
         return Step(0, None, list(self.setup_events), self._observe())
 
     def apply(self, decision: Entry) -> Step:
-        """Apply one decision line. Raises ReplayMismatch if it is not legal."""
+        """Apply one decision line. Raises ReplayMismatch if it is not legal,
+        or if the seats were offered other actions than the line says."""
         self.decisions += 1
+        self._check_offered(decision)
         actions = {line["seat"]: self.game.action_from_json(line["action"]) for line in decision["seats"]}
         try:
             events = self.state.apply(actions)
         except ValueError as exc:
             raise ReplayMismatch(f"decision {decision.get('n', self.decisions)}: {exc}") from None
         return Step(self.decisions, decision, events, self._observe())
+
+    def _check_offered(self, decision: Entry) -> None:
+        """Each seat's `legal_count` and `legal_digest` are those of the legal
+        actions the engine offers it now (records.offered)."""
+        n = decision.get("n", self.decisions)
+        for line in decision["seats"]:
+            seat = line["seat"]
+            if "legal_count" not in line or "legal_digest" not in line:
+                raise ReplayMismatch(f"decision {n}, seat {seat}: the record does not say which actions were "
+                                     "offered (legal_count, legal_digest)")
+            mine = offered(self.state.legal_actions(seat))
+            if mine != {"legal_count": line["legal_count"], "legal_digest": line["legal_digest"]}:
+                raise ReplayMismatch(
+                    f"decision {n}, seat {seat}: the engine offers {mine['legal_count']} actions (digest "
+                    f"{mine['legal_digest'][:16]}...), the record says {line['legal_count']} "
+                    f"({str(line['legal_digest'])[:16]}...)")
 
     def _observe(self) -> list[Observation]:
         return [self.state.observe(seat) for seat in range(self.num_seats)]

@@ -74,3 +74,13 @@ def test_example_scenario_round_trips_through_the_full_format() -> None:
 
 def test_example_match_code_runs() -> None:
     exec(compile(example_block("match", "python"), str(DOC), "exec"), {})
+
+
+def test_the_fixed_chance_example_plays_as_the_page_says() -> None:
+    """docs/engine.md, Fixing chance: the stated rolls 1, 3, 2 (G-8.2 to G-8.4)."""
+    state = load_game("gnadenlos").state_from_json(json.loads(example_block("fixed-chance", "json")))
+    full = state.to_json()
+    assert (full["nuggets"], full["vultures"], full["fields"]) == ([7, 3, 8, 10], [0, 1, 0, 0], [6, 1, 6, 6])
+    assert full["chance"] == {} and full["streams"]["die"][1] == 0
+    assert state.phase == "buy" and state.to_act() == {1}  # the turn ended: seat 1 buys
+    assert "# [7, 3, 8, 10] [0, 1, 0, 0] [6, 1, 6, 6]" in DOC.read_text()

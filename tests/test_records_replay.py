@@ -4,13 +4,18 @@ the seat saw (G-10)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from referee.cli.main import cli
+from referee.games import load_game
 from referee.match import run_match
 from referee.process import start_bots
 from botsdk.contract import GRACE, PROTOCOL_VERSION, TimeControl
@@ -137,3 +142,53 @@ def test_lines_are_on_disk_as_soon_as_they_are_written(tmp_path: Path) -> None:
         writer.write({"type": "setup", "events": []})
         assert len(path.read_text().splitlines()) == 2
     assert [e["type"] for e in seen] == ["header", "setup"]
+
+
+# --------------------------------------------- what each seat was offered
+
+
+def digest_of(actions: list[Any]) -> str:
+    """docs/records.md, `decision`: SHA-256 of the sorted canonical JSON texts, newline-joined."""
+    texts = sorted(json.dumps(a.to_json(), sort_keys=True, separators=(",", ":")) for a in actions)
+    return hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()
+
+
+def test_every_seat_s_line_says_how_many_actions_it_was_offered_and_their_digest(record_lines: list[str]) -> None:
+    """The count and the digest of the set, recomputed as the page describes
+    from the engine's legal actions at each decision (in shuffled order: a set)."""
+    lines = entries(record_lines)
+    state = load_game("gnadenlos").new_state(4, 31337, lines[0]["variant"])
+    rng = random.Random(1)
+    for decision in (e for e in lines if e["type"] == "decision"):
+        for line in decision["seats"]:
+            legal = list(state.legal_actions(line["seat"]))
+            rng.shuffle(legal)
+            assert line["legal_count"] == len(legal) >= 2  # docs/engine.md: never a forced choice
+            assert line["legal_digest"] == digest_of(legal)
+        state.apply({line["seat"]: state.game.action_from_json(line["action"]) for line in decision["seats"]})
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"legal_count": 1}, "the engine offers"),
+        ({"legal_digest": "0" * 64}, "the engine offers"),
+        ({"legal_count": None}, "does not say which actions were offered"),
+    ],
+)
+def test_verify_catches_a_changed_or_missing_offer(
+    record_lines: list[str], tmp_path: Path, change: dict[str, Any], message: str
+) -> None:
+    lines = entries(record_lines)
+    target = [e for e in lines if e["type"] == "decision"][5]["seats"][0]
+    for key, value in change.items():
+        if value is None:
+            del target[key]
+        else:
+            target[key] = value
+    with pytest.raises(ReplayMismatch, match=message):
+        verify(parse_record([json.dumps(e) for e in lines]))
+    path = tmp_path / "tampered.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in lines) + "\n")
+    result = CliRunner().invoke(cli, ["replay", str(path), "--verify", "-q"], terminal_width=200)
+    assert result.exit_code == 1 and "does not reproduce" in result.output and "decision 6, seat" in result.output
