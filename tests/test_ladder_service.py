@@ -50,6 +50,15 @@ def stop(service: subprocess.Popen[bytes]) -> int:
     return service.wait(60)
 
 
+def listed_services(channel: grpc.Channel) -> list[str]:
+    """The services the server names through gRPC reflection."""
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    answers = reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(
+        iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=30)
+    return [service.name for answer in answers for service in answer.list_services_response.service]
+
+
 class Watcher(threading.Thread):
     """Reads the live stream into `events` until the stream ends."""
 
@@ -120,6 +129,16 @@ def test_bot_authors_submit_remotely_with_tokens_and_watch_the_ladder_live(tmp_p
         assert "gnadenlos ladder:" in plain and all(name in plain for name in "abc")
         assert "choice bot starting" in referee("logs", "a", *server, "--token", alice)
         assert "belongs to submitter 'alice'" in referee("logs", "a", *server, "--token", bob, code=1)
+
+        with pytest.raises(grpc.RpcError) as denied:
+            stub.Retire(ladder_pb2.RetireRequest(name="c"), metadata=(("authorization", f"Bearer {bob}"),), timeout=30)
+        assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        retired = stub.Retire(ladder_pb2.RetireRequest(name="c"), metadata=(("authorization", f"Bearer {alice}"),),
+                              timeout=30)
+        assert (retired.name, retired.version) == ("c", "v1")
+        assert {b["name"]: b["active"] for b in json.loads(referee("bots", *server, "--json"))} == \
+            {"a": True, "b": True, "c": False}
+        assert "ladder.v1.Ladder" in listed_services(watcher.channel)  # reflection, as a bot offers it
     finally:
         watcher.stream.cancel()
         assert stop(service) == 0, (tmp_path / "serve.log").read_text()
