@@ -1,9 +1,10 @@
 """`referee replay RECORD [--seat K] [--verify]`: re-run a match record and show it.
 
 The match is re-run from the record's seed and decisions through the engine;
-each step's events must be the recorded ones. It is shown turn by turn from
-every seat's view, or with --seat K only as seat K saw it (the events K was
-shown and K's own observations, G-10, S-8). --verify also requires the record to
+each step's events must be the recorded ones, and each deciding seat must be
+offered the legal actions its line counts and digests (docs/records.md). It
+is shown turn by turn from every seat's view, or with --seat K only as seat
+K saw it (the events K was shown and K's own observations, G-10, S-8). --verify also requires the record to
 be complete and its result (end reason, ranking, forfeits) to reproduce, and
 makes the exit status say so (0 verified, 1 not). A record that does not
 reproduce always exits 1.
