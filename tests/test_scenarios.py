@@ -19,8 +19,9 @@ from referee.games.gnadenlos.actions import Bid
 from referee.games.saboteur.actions import Discard
 from referee.games.scenario import ScenarioError
 
-GNADENLOS = load_game("gnadenlos")
-SABOTEUR = load_game("saboteur")
+GNADENLOS: Any = load_game("gnadenlos")
+SABOTEUR: Any = load_game("saboteur")
+"""Typed loosely: the tests read each game's own state and observation fields."""
 
 TURN: dict[str, Any] = {
     "seats": 3, "seed": 3, "active": 0, "todo": ["turn"],
@@ -135,7 +136,7 @@ def test_unreachable_gnadenlos_states_are_refused_naming_field_and_rule(
 
 def test_a_bid_phase_with_a_single_legal_bid_is_refused_G_11() -> None:
     """The engine makes a single legal bid itself, so it never stops there."""
-    obj = {
+    obj: dict[str, Any] = {
         "seats": 3, "seed": 4, "active": 1, "phase": "bid", "todo": ["payday_check", "picks"],
         "bid_order": [1, 2, 0], "bid_pos": 2,
         "adventurers": {"hands": [[28], [], [27]], "units": [[5], [9]]},
