@@ -54,7 +54,7 @@ class FakeClient:
     def notify(self, events: Sequence[Event]) -> None:
         self.received.append(("notify", list(events)))
 
-    def end_match(self, outcome: Outcome, reason: str) -> None:
+    def end_match(self, outcome: Outcome, reason: str, seed: int | None = None, seed_salt: bytes = b"") -> None:
         self.received.append(("end", outcome))
 
     def close(self) -> None:
