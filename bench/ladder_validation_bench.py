@@ -84,6 +84,11 @@ ROSTERS = (
     Roster("4 bots, 2 equal pairs, 3 players, 30% ties", (0.5, 0.7, 0.5), (3,), 0.30),
     Roster("8 bots, gaps 0.6, 7 players, 30% ties", (0.6,) * 7, (7,), 0.30),
 )
+PARAMETER_ROSTERS = (
+    Roster("6 bots, gaps 0.55, 3-4 players, 2% ties", (0.55,) * 5, (3, 4), 0.02),
+    Roster("6 bots, gaps 0.55, 3 players, 30% ties", (0.55,) * 5, (3,), 0.30),
+)
+"""Close bots, where the rating model's parameters matter most."""
 SWEEP = (0.55, 0.6, 0.7, 0.8)
 """Adjacent gaps of the plot (4 bots, 3-4 players)."""
 
@@ -241,10 +246,10 @@ def main(argv: list[str] | None = None) -> None:
     # 4. TrueSkill's parameters
     out += ["", "### TrueSkill's tau and draw probability (ladder without stopping rule, 400 matches)", "",
             "| roster | tau | draw probability | neighbours the wrong way |", "|---|---|---|---|"]
-    for k, roster in enumerate((ROSTERS[1], ROSTERS[2])):
+    for k, roster in enumerate(PARAMETER_ROSTERS):
         for tau in (0.0, 25 / 300):
             for draw in (0.02, 0.1, 0.3):
-                found = parallel(functools.partial(_params, roster, tau, draw, 400), n(40), 600 + k, args.processes)
+                found = parallel(functools.partial(_params, roster, tau, draw, 400), n(200), 600 + k, args.processes)
                 wrong, pairs = total(found)
                 out.append(f"| {roster.name} | {tau:.3g} | {draw:g} | {percent(wrong, pairs)} |")
                 print(out[-1], flush=True)

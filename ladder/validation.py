@@ -32,7 +32,7 @@ from ladder import matchmaking
 from ladder.evidence import INDISTINGUISHABLE, ORDERED, PairEvidence, collect, pair_key
 from ladder.matchmaking import BotStats
 from ladder.ratings import Skill, initial_skill, make_env, prob_stronger, rate_match, ranking
-from ladder.sprt import H1, Sprt
+from ladder.sprt import Sprt
 from ladder.stopping import adjacent_pairs, all_settled, focus
 
 Places = tuple[int, ...]
@@ -282,7 +282,3 @@ def run_versus(
         scores.append(found if new < old else 1 - found)
         verdict = sprt.decide(sprt.llr(scores))
     return SprtRun(verdict, len(scores), played, scores)
-
-
-def accepts_h1(run: SprtRun) -> bool:
-    return run.verdict == H1
