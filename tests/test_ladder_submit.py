@@ -263,7 +263,9 @@ def test_a_file_over_the_size_limit_is_refused_without_being_read(tmp_path: Path
     code, output, peak = peak_memory_of_submit(str(bot), "--name", "sparse", "--db", str(db))
     assert code != 0 and output.startswith("Error: ") and output.count("\n") == 1, output
     assert "more than 64 MiB" in output and "weights.bin" in output
-    assert peak < 200 * 2**20, f"peak memory {peak / 2**20:.0f} MiB"
+    # the command's own imports take 100-300 MiB (more on a loaded machine);
+    # reading the file whole would add its whole gibibyte
+    assert peak < 512 * 2**20, f"peak memory {peak / 2**20:.0f} MiB"
     assert snapshot(db) == before
 
 
