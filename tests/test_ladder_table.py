@@ -112,3 +112,21 @@ def test_an_unknown_game_is_an_error_not_an_empty_table(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["table", "--game", "chess", "--db", db])
     assert result.exit_code == 2
     assert "unknown game 'chess'" in result.output and "gnadenlos" in result.output
+
+
+def test_ratings_stored_under_the_old_tau_are_recomputed(tmp_path: Path) -> None:
+    from ladder.ratings import MODEL, make_env, replay_ratings
+    from ladder.standings import RATING_MODEL_KEY
+
+    with open_store(tmp_path) as store:
+        add_bots(store, ["a", "b", "c"])
+        play(store, FakeRunner(luck=1.0), 9, seed=3)
+        current = store.ratings("gnadenlos")
+        old = replay_ratings(make_env(tau=25 / 300), store.rated_results("gnadenlos"))
+        store.replace_ratings("gnadenlos", old)  # as a store rated before tau became 0 holds them
+        store.set_meta(RATING_MODEL_KEY, "trueskill tau=0.0833333")
+        assert {r.bot_id: (r.mu, r.sigma) for r in standings(store, "gnadenlos")} == {
+            b: (s.mu, s.sigma) for b, s in current.items()}  # shown recomputed, not written
+        assert store.ratings("gnadenlos") == old
+        Ladder(store, InlinePool(FakeRunner()), LadderConfig(matches=1, sizes=(3,)))  # a run adopts the model
+        assert store.ratings("gnadenlos") == current and store.meta(RATING_MODEL_KEY) == MODEL
