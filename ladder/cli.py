@@ -315,7 +315,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
     from ladder.sprt import Sprt
-    from ladder.standings import mean_set_size, standings
+    from ladder.standings import mean_set_size, pair_statuses, standings
     from ladder.stopping import DEFAULT_MARGIN
 
     if versus and until_stable:
@@ -367,7 +367,9 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                 status = runner.run()
             except LadderError as exc:  # it may quote a failed match's detail, a bot's words
                 raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
-        console.print(standings_table(standings(store, game), f"{game} ladder", status.pairs, width=console.width,
+        rows = standings(store, game)
+        pairs = pair_statuses(store, game, rows, confidence=confidence, margin=config.margin)
+        console.print(standings_table(rows, f"{game} ladder", pairs, width=console.width,
                                       set_size=mean_set_size(store, game)))
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "

@@ -204,7 +204,11 @@ class Ladder:
 
     def refresh(self) -> None:
         """Judge the evidence anew: the adjacent pairs (and whether all are
-        settled), or the SPRT of --versus."""
+        settled), or the SPRT of --versus. A run asking neither skips it:
+        reading every result after every match costs a long-running ladder
+        more as its store grows."""
+        if not self.config.until_stable and self.config.versus is None:
+            return
         evidence = self._evidence()
         if self.config.versus is not None:
             new, old = self.config.versus
