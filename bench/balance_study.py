@@ -102,6 +102,7 @@ def write(saboteur: Sequence[SimulationReport], gnadenlos: Sequence[SimulationRe
         "each seat decides from its own observation and the events it is told, as the heuristic bot does",
         "over the protocol; docs/bots.md says how it plays). Random players answer a different question",
         "(the game's structure without strategy; random Saboteur gold-diggers almost never reach the gold).",
+        "Rule ids refer to [the Saboteur rules](rules/saboteur.md) and [the Gnadenlos! rules](rules/gnadenlos.md).",
         "",
         f"{games} matches per table, seeds {SEED}.., every figure with the half-width of its 95 % interval",
         "(normal approximation over matches). Reproduce with one command: `make balance`",
