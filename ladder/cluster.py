@@ -18,7 +18,10 @@ worker process per core, one match at a time each); with
   (`client.scatter`) and published under its content hash; a worker
   fetches it the first time it seats the bot and keeps the unpacked folder
   by hash (ladder/botfiles.py). If the worker holding an archive is lost,
-  the ladder puts it in again before the next match that needs it.
+  the ladder puts it in again before the next match that needs it;
+- bots' output: on a real cluster each result brings what its bots wrote
+  on the worker, which the ladder appends to the store's logs
+  (ladder/botlogs.py); an embedded cluster's workers write them directly.
 
 `LadderWorker` is a Dask worker plugin: registered by the ladder, it is set
 up on every worker (also ones that join later) and keeps the warm bots
@@ -30,23 +33,28 @@ after match. Bots start in the sandbox of the machine the worker runs on
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import signal
 import threading
 import time
 import uuid
+import warnings
 from pathlib import Path
 from typing import Any
 
+import dask
 from distributed import Client, Future, LocalCluster, get_client, get_worker, wait
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from ladder.archive import pack
 from ladder.botfiles import BotFileCache
 from ladder.runner import RealRunner, run_task
-from ladder.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome
+from ladder.botlogs import LogCursor, append_capped
+from ladder.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from botsdk.contract import TimeControl
+from referee.sandbox import Limits
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +69,19 @@ CAPACITY_REFRESH = 1.0
 
 CLOSE_TIMEOUT = 20.0
 """Seconds the embedded cluster gets to stop its workers (and their bots)."""
+
+
+EMBEDDED_CONFIG = {
+    # every match handed out goes to a worker at once (the pool keeps one waiting per worker): none waits
+    # at the scheduler for a round trip after the one before it finished
+    "distributed.scheduler.worker-saturation": float("inf"),
+    # a worker's sampling profiler and its event loop's fast tick take the GIL from the referee's match
+    # thread many times a second (matches measured 16 % slower with them)
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+}
+"""Dask settings of the embedded cluster (give a real cluster's workers the
+same, e.g. DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False)."""
 
 
 class ClusterError(Exception):
@@ -108,6 +129,7 @@ class LadderWorker(WorkerPlugin):
         root = Path(worker.local_directory)
         self.files = BotFileCache(root / "bot-files", fetch_shipped)
         self._logs = Path(self.logs_dir) if self.logs_dir is not None else root / "bot-logs"
+        self._cursor = LogCursor(self._logs) if self.logs_dir is None else None  # shipped with each result
 
     def play(self, task: MatchTask) -> Outcome:
         """Play `task` with a runner no other match of this worker holds."""
@@ -116,10 +138,14 @@ class LadderWorker(WorkerPlugin):
         if runner is None:
             runner = RealRunner(TimeControl(move_time=self.move_time), self.files, self._logs)
         try:
-            return run_task(runner, task)
+            outcome = run_task(runner, task)
         finally:
             with self._lock:
                 self._idle.append(runner)
+        if self._cursor is not None and isinstance(outcome, PlayedMatch):
+            shipped = {spec.label: self._cursor.new_output(spec.label) for spec in task.bots}
+            outcome = dataclasses.replace(outcome, logs={label: data for label, data in shipped.items() if data})
+        return outcome
 
     def teardown(self, worker: Any) -> None:
         with self._lock:
@@ -175,9 +201,12 @@ class DaskPool:
     """The run loop's `Pool` on a Dask cluster: a task per match, as many
     in flight as the cluster has threads plus one waiting per worker."""
 
-    def __init__(self, client: Client, plugin: LadderWorker, cluster: LocalCluster | None = None) -> None:
+    def __init__(self, client: Client, plugin: LadderWorker, cluster: LocalCluster | None = None,
+                 logs_dir: Path | None = None) -> None:
         self.client = client
         self.cluster = cluster
+        self.logs_dir = logs_dir
+        """Where the output the workers ship back goes (a real cluster's)."""
         self.plugin = plugin.name
         self.shipper = Shipper(client)
         self._running: dict[Future, MatchTask] = {}
@@ -222,6 +251,9 @@ class DaskPool:
         if future.status == "finished":
             outcome = future.result()
             assert isinstance(outcome, Outcome)
+            if isinstance(outcome, PlayedMatch) and self.logs_dir is not None:
+                for label, data in outcome.logs.items():
+                    append_capped(self.logs_dir, label, data, Limits().log_bytes)
             return outcome
         try:
             exc = future.exception(timeout=5)
@@ -265,11 +297,14 @@ def open_pool(scheduler: str | None, move_time: float, *, workers: int | None = 
             # the embedded scheduler and nannies run in this process: their
             # informational lines (workers joining, closing) are not the operator's business
             logging.getLogger("distributed").setLevel(logging.WARNING)
-            cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, host="127.0.0.1", silence_logs=logging.ERROR)
-            client = Client(cluster)
+            # its HTTP endpoint (on 127.0.0.1) takes another port when a second ladder holds the default one
+            warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
+            with dask.config.set(EMBEDDED_CONFIG):
+                cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
+                                       dashboard_address=None, host="127.0.0.1", silence_logs=logging.ERROR)
+            client = Client(cluster, direct_to_workers=True)  # results come straight from the worker
         else:
-            client = Client(scheduler, timeout=10)
+            client = Client(scheduler, timeout=10, direct_to_workers=True)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
             cluster.close()
@@ -279,5 +314,5 @@ def open_pool(scheduler: str | None, move_time: float, *, workers: int | None = 
     plugin = LadderWorker(move_time, logs_dir=str(logs_dir) if embedded and logs_dir is not None else None,
                           ignore_sigint=embedded)
     client.register_plugin(plugin, name=plugin.name)
-    return DaskPool(client, plugin, cluster)
+    return DaskPool(client, plugin, cluster, logs_dir=None if embedded else logs_dir)
 

@@ -80,6 +80,9 @@ class PlayedMatch:
     """The match record (JSON Lines) as the referee wrote it: the process
     that owns the store writes it there; a worker keeps no copy."""
     summary: dict[str, Any] = field(default_factory=dict)
+    logs: dict[str, bytes] = field(default_factory=dict)
+    """From a worker of a real cluster: what each bot (by label) wrote since
+    the worker's last result, for the store's logs (ladder/botlogs.py)."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Bot files as archives: what travels to workers and to the service.
 Unpacking is bounded and refuses what `referee submit` refuses, leaving
-nothing behind; a worker's cache fetches each hash once and checks it."""
+nothing behind; a worker's cache fetches each hash once and checks it;
+bots' output travels back from a worker once, across a rotation."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from ladder.archive import ArchiveError, pack, unpack
 from ladder.botfiles import BotFileCache
+from ladder.botlogs import SHIP_LIMIT, LogCursor, append_capped
 from ladder.intake import Limits, content_hash
 from ladder.tasks import BotSpec, NotRated
 
@@ -112,3 +114,25 @@ def test_files_that_arrive_with_another_hash_are_not_used(tmp_path: Path) -> Non
     assert raised.value.kind == "referee_error"
     assert not (tmp_path / "cache" / ("0" * 64)).exists()
     assert not any((tmp_path / "cache" / ".incoming").iterdir())
+
+
+def test_a_workers_log_is_shipped_once_across_a_rotation_and_capped_in_the_store(tmp_path: Path) -> None:
+    worker, store_logs = tmp_path / "worker", tmp_path / "logs"
+    worker.mkdir()
+    log = worker / "bot@v1.log"
+    cursor = LogCursor(worker)
+    log.write_bytes(b"one\n")
+    assert cursor.new_output("bot@v1") == b"one\n"
+    assert cursor.new_output("bot@v1") == b""  # nothing new: nothing again
+    with log.open("ab") as out:
+        out.write(b"two\n")
+    log.rename(worker / "bot@v1.log.1")  # the sandbox's log pipe rotated it
+    log.write_bytes(b"three\n")
+    assert cursor.new_output("bot@v1") == b"two\nthree\n"
+    log.write_bytes(b"x" * (SHIP_LIMIT + 10))  # a new file again (rotated and refilled)
+    assert len(cursor.new_output("bot@v1")) <= SHIP_LIMIT + 100
+
+    for part in (b"a" * 60, b"b" * 60):
+        append_capped(store_logs, "bot@v1", part, cap=100)
+    assert (store_logs / "bot@v1.log").read_bytes() == b"b" * 60
+    assert (store_logs / "bot@v1.log.1").read_bytes() == b"a" * 60

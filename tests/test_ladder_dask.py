@@ -82,6 +82,8 @@ def test_a_ladder_on_a_real_cluster_loses_no_match_when_a_worker_is_killed_mid_m
         assert len(store.rating_history("gnadenlos")) == len(store.seat_rows("gnadenlos")) == 4 * MATCHES
         assert recompute(store, "gnadenlos")[0]
         assert store.planned("gnadenlos") == [] or len(store.planned("gnadenlos")) < 4  # a set cut by the budget
+        for name in ("a", "b", "c", "d"):  # the bots' output came back from the workers with the results
+            assert "choice bot starting" in (store.logs_dir / f"{name}@v1.log").read_text()
         for match in matches:  # every record came back to the owner, each seat in its jail
             header = Path(match["record_path"]).read_text().splitlines()[0]
             assert '"jail":"nsjail"' in header and '"seccomp":true' in header
