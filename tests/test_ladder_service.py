@@ -164,7 +164,10 @@ def test_a_service_killed_mid_match_and_started_again_loses_nothing_and_rates_no
         before = {m["match_id"] for m in store.matches("gnadenlos")}
         assert recompute(store, "gnadenlos")[0]
 
+    stale = db.parent / "upload-killed"  # what a submission in progress leaves when the service is killed
+    (stale / "bot").mkdir(parents=True)
     service = start_service(db, address, *SERVE, log=log)  # the run lock died with the killed service
+    assert not stale.exists()
     wait_until(lambda: stored_matches(db) >= len(before) + 4, 120, "the restarted service rated nothing")
     assert stop(service) == 0, log.read_text()
     with Store(db) as store:

@@ -36,6 +36,9 @@ from referee.untrusted import MESSAGE_LIMIT, safe_line
 AUTH_HEADER = "authorization"
 BEARER = "Bearer "
 DEFAULT_LINES = 40
+UPLOAD_PREFIX = "upload-"
+"""A submission's archive is unpacked in the data folder under this prefix
+(removed when the call ends, and at the next start after a kill)."""
 WATCH_WAKE = 1.0
 """Seconds between looks whether a live stream's reader is still there."""
 
@@ -47,6 +50,12 @@ class ServiceSettings:
     limits: Limits
     require_tokens: bool
     """False only on a local socket or 127.0.0.1 (and without --require-tokens)."""
+
+
+def remove_stale_uploads(data_dir: Path) -> None:
+    """Uploads a killed service left behind (none is in use before it starts)."""
+    for folder in data_dir.glob(UPLOAD_PREFIX + "*"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _abort(context: grpc.ServicerContext, code: grpc.StatusCode, message: str) -> NoReturn:
@@ -96,7 +105,7 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
 
         submitter = self._submitter(context)
         store = self._store(context)
-        upload = Path(tempfile.mkdtemp(prefix="upload-", dir=store.root))
+        upload = Path(tempfile.mkdtemp(prefix=UPLOAD_PREFIX, dir=store.root))
         try:
             try:
                 names = unpack(request.archive, upload / "bot", self.settings.limits)

@@ -58,7 +58,7 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
     from ladder.cluster import ClusterError, open_pool
     from ladder.roster import register_builtins
     from ladder.scheduler import LadderConfig
-    from ladder.service.api import ServiceSettings
+    from ladder.service.api import ServiceSettings, remove_stale_uploads
     from ladder.service.events import Broadcaster
     from ladder.service.server import (
         STOP_GRACE, ServiceError, Tls, check_listen, parse_listen, run_ladder, start_api, stop_on_sigterm,
@@ -82,6 +82,7 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
             held.enter_context(store.run_lock())
         except StoreError as exc:
             raise click.ClickException(str(exc)) from None
+        remove_stale_uploads(store.root)
         if not no_builtins:
             register_builtins(store, game)
         access = Access(store.root)
