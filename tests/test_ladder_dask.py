@@ -108,3 +108,14 @@ def test_a_match_whose_worker_dies_comes_back_as_a_failure_and_is_rated_once(tmp
             assert failures and all(f["kind"] == "worker_crash" and "KilledWorker" in f["detail"] for f in failures)
             assert store.match_count() == 3 and recompute(store, "gnadenlos")[0]
             assert len(store.rating_history("gnadenlos")) == 9
+
+
+def test_workers_size_only_the_embedded_cluster(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["ladder", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2",
+                                      "--db", str(tmp_path / "ladder.sqlite")])
+    assert result.exit_code == 2 and "leave out one of the two" in result.output
+    assert not (tmp_path / "ladder.sqlite").exists()  # refused before anything was made
