@@ -237,8 +237,6 @@ class Supervisor:
         while True:
             if self.jailer_status is None:  # once reaped, its pid may be reused
                 _signal(self.jailer, signal.SIGKILL)
-            if self.bot and _is_descendant(self.bot, me):
-                _signal(self.bot, signal.SIGKILL)
             if self.group is not None:
                 self.group.kill()
             if self.uid is not None:
@@ -293,10 +291,6 @@ def _executable(pid: int) -> str | None:
         return os.path.realpath(os.readlink(f"/proc/{pid}/exe"))
     except OSError:
         return None
-
-
-def _is_descendant(pid: int, root: int) -> bool:
-    return pid in proctable.descendants(root)
 
 
 def _signal(pid: int, sig: int) -> None:
