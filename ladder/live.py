@@ -1,17 +1,22 @@
 """The live ladder page: the report, served over HTTP and updated as matches finish.
 
 `referee ladder --web PORT` (and `referee report --web PORT`, for a store
-that another process fills) starts this server beside the run. It serves:
+that another process fills) starts this server beside the run, and
+`referee serve --web PORT` beside the ladder service. It serves:
 
 - `/`: the report page (ladder/report_page.py) in live mode;
 - `/events`: server-sent events, one message with the report's data each
-  time the store holds a new finished match (the page redraws from it);
+  time a finished match is rated (the page redraws from it);
 - `/match/<id>`: the viewer of a finished match, made from its record.
 
 It only reads the store, through a connection of its own per request, so
-it never gets in the ladder's way. It listens on 127.0.0.1 unless told
-otherwise: the viewer pages show every hand of the finished matches, which
-is for the ladder's operator, not for anyone who can reach the port.
+it never gets in the ladder's way. Beside a batch run it learns of new
+matches by looking at the store; beside the service, from the service's
+own stream of finished matches (the one `Watch` sends). As the report and
+the service's GetRecord, it shows no viewer of a match whose duplicate deal
+is still to be played in another seat rotation (its record shows that
+deal; docs/security.md, "The report and the live page"). It listens on
+127.0.0.1 unless told otherwise.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,23 +33,33 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ladder.report import report_data
-from ladder.report_page import SAFE_ID, match_viewer, report_html
+from ladder.report_page import NO_RECORD, SAFE_ID, WITHHELD, match_viewer, report_html
+from ladder.service.events import CLOSED, Broadcaster
 from ladder.store import Store, StoreError
 
 POLL_SECONDS = 0.5
-"""How often an open event stream looks for new matches in the store."""
+"""How often an open event stream looks for new matches (or whether the server stops)."""
 KEEPALIVE_SECONDS = 15.0
 """An event stream's comment line when nothing happens, so proxies keep it open."""
 
 
+Changed = Callable[[float], "bool | None"]
+"""Waits up to that many seconds for a new rated match: True when one came,
+False when none did, None when no more will (the service stopped)."""
+
+
 class LiveServer(ThreadingHTTPServer):
-    """The live page's HTTP server for one store and game."""
+    """The live page's HTTP server for one store and game. With `events`
+    (the service's broadcaster of finished matches) it follows those;
+    without, it looks at the store for new matches."""
 
     daemon_threads = True
 
-    def __init__(self, db_path: Path, game: str, port: int, host: str = "127.0.0.1") -> None:
+    def __init__(self, db_path: Path, game: str, port: int, host: str = "127.0.0.1", *,
+                 events: Broadcaster | None = None) -> None:
         self.db_path = db_path
         self.game = game
+        self.events = events
         self.stopping = threading.Event()
         super().__init__((host, port), LiveHandler)
 
@@ -64,29 +79,65 @@ class LiveServer(ThreadingHTTPServer):
         self.shutdown()
         self.server_close()
 
-    def data(self) -> tuple[int, dict[str, Any]]:
-        """(matches stored, the report's data) read now, links pointing at this server."""
+    def data(self) -> dict[str, Any]:
+        """The report's data read now, links pointing at this server."""
         with Store(self.db_path, create=False) as store:
-            count = store.match_count(self.game)
             data = report_data(store, self.game)
         for match in data["recent"]:
-            if match.pop("record_path") is not None and SAFE_ID.fullmatch(match["match_id"]):
+            if not match["record_kept"]:
+                match["note"] = NO_RECORD
+            elif not match["set_finished"]:
+                match["note"] = WITHHELD
+            elif SAFE_ID.fullmatch(match["match_id"]):
                 match["href"] = f"match/{match['match_id']}"
-            else:
-                match["note"] = "no record kept"
-        return count, {**data, "live": True}
+        return {**data, "live": True}
+
+    def viewer(self, match_id: str) -> tuple[str | None, str]:
+        with Store(self.db_path, create=False) as store:
+            if store.set_unfinished(match_id):
+                return None, WITHHELD
+            return match_viewer(store.record_of(match_id))
+
+    @contextmanager
+    def changes(self) -> Iterator[Changed]:
+        """How an event stream learns of new matches: from the service's
+        broadcaster, or by looking at the store's count."""
+        if self.events is not None:
+            with _broadcast_changes(self.events) as changed:
+                yield changed
+            return
+        shown = self.match_count()
+
+        def polled(timeout: float) -> bool:
+            nonlocal shown
+            self.stopping.wait(timeout)
+            count, shown = shown, self.match_count()
+            return count != shown
+
+        yield polled
 
     def match_count(self) -> int:
         with Store(self.db_path, create=False) as store:
             return store.match_count(self.game)
 
-    def record_path(self, match_id: str) -> str | None:
-        with Store(self.db_path, create=False) as store:
-            for match in store.matches(self.game):
-                if match["match_id"] == match_id:
-                    path: str | None = match["record_path"]
-                    return path
-        return None
+
+@contextmanager
+def _broadcast_changes(events: Broadcaster) -> Iterator[Changed]:
+    """A subscription to the service's finished matches; a batch of them is one change."""
+    subscription = events.subscribe()
+
+    def changed(timeout: float) -> bool | None:
+        event = subscription.next(timeout)
+        if event is None:
+            return False
+        while event is not CLOSED and (more := subscription.next(0)) is not None:
+            event = more
+        return None if event is CLOSED else True
+
+    try:
+        yield changed
+    finally:
+        events.unsubscribe(subscription)
 
 
 class LiveHandler(BaseHTTPRequestHandler):
@@ -99,7 +150,7 @@ class LiveHandler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         try:
             if path == "/":
-                self._send(HTTPStatus.OK, "text/html", report_html(self.server.data()[1], live=True))
+                self._send(HTTPStatus.OK, "text/html", report_html(self.server.data(), live=True))
             elif path == "/events":
                 self._events()
             elif path.startswith("/match/"):
@@ -124,33 +175,37 @@ class LiveHandler(BaseHTTPRequestHandler):
         if not SAFE_ID.fullmatch(match_id):
             self._send(HTTPStatus.NOT_FOUND, "text/plain", "no such match\n")
             return
-        page, why = match_viewer(self.server.record_path(match_id))
+        page, why = self.server.viewer(match_id)
         if page is None:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", f"match {match_id}: {why}\n")
         else:
             self._send(HTTPStatus.OK, "text/html", page)
 
     def _events(self) -> None:
-        """One message per new finished match (the first at once), until the
-        browser goes away or the server stops."""
+        """One message now and one per new finished match (a batch of them
+        at once), until the browser goes away or the server stops."""
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        shown = -1
-        quiet_since = time.monotonic()
-        while not self.server.stopping.is_set():
-            count = self.server.match_count()
-            if count != shown:
-                shown, data = self.server.data()
-                self.wfile.write(f"data: {json.dumps(data, separators=(',', ':'))}\n\n".encode("utf-8"))
-                self.wfile.flush()
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > KEEPALIVE_SECONDS:
-                self.wfile.write(b": still here\n\n")
-                self.wfile.flush()
-                quiet_since = time.monotonic()
-            self.server.stopping.wait(POLL_SECONDS)
+        with self.server.changes() as changed:
+            self._message(self.server.data())
+            quiet_since = time.monotonic()
+            while not self.server.stopping.is_set():
+                change = changed(POLL_SECONDS)
+                if change is None:
+                    return
+                if change:
+                    self._message(self.server.data())
+                    quiet_since = time.monotonic()
+                elif time.monotonic() - quiet_since > KEEPALIVE_SECONDS:
+                    self.wfile.write(b": still here\n\n")
+                    self.wfile.flush()
+                    quiet_since = time.monotonic()
+
+    def _message(self, data: dict[str, Any]) -> None:
+        self.wfile.write(f"data: {json.dumps(data, separators=(',', ':'))}\n\n".encode("utf-8"))
+        self.wfile.flush()
 
 
 @contextmanager

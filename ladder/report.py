@@ -9,6 +9,10 @@ shares, the recent matches with their seats, and the plots, as Plotly
 figure specifications (JSON that plotly.js draws; the page inlines
 plotly.js from the `plotly` package, so it needs no network).
 
+The parts are read (`to_json`, `history_points`, `recent_matches`) apart
+from the page's making (`build_report`), so a ladder service's API can
+send them and `referee report --server` makes the same page from them.
+
 Intervals are 95 % Wilson score intervals of a proportion (they stay inside
 0..1 and are honest for small counts, unlike the normal approximation).
 The rating band is mu +- 3 sigma: its lower edge is the conservative rating
@@ -60,45 +64,72 @@ def _plot_text(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def rating_history(store: Store, game: str, standings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per ranked bot: after which of the game's matches (1 = the first) its
+def history_points(store: Store, game: str) -> dict[int, list[dict[str, Any]]]:
+    """Per bot id: after which of the game's matches (1 = the first) its
     rating changed, and mu and sigma after each; the start (match 0) at the
-    rating before its first match."""
+    rating before its first match. What the service's RatingHistory sends."""
     order = {row["match_id"]: index + 1 for index, row in enumerate(store.matches(game))}
     by_bot: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in store.rating_history(game):
         by_bot[row["bot_id"]].append(row)
-    series = []
-    for standing in standings:
-        rows = by_bot.get(standing["bot_id"], [])
-        points = [{"match": 0, "mu": rows[0]["mu_before"], "sigma": rows[0]["sigma_before"]}] if rows else []
-        points += [{"match": order[r["match_id"]], "mu": r["mu_after"], "sigma": r["sigma_after"]} for r in rows]
-        series.append({"bot": _plot_text(_label(standing)), "bot_id": standing["bot_id"], "points": points})
-    return series
+    return {
+        bot_id: [{"match": 0, "mu": rows[0]["mu_before"], "sigma": rows[0]["sigma_before"]},
+                 *({"match": order[r["match_id"]], "mu": r["mu_after"], "sigma": r["sigma_after"]} for r in rows)]
+        for bot_id, rows in by_bot.items()
+    }
+
+
+def rating_history(points: dict[int, list[dict[str, Any]]],
+                   standings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history of each ranked bot, in the standings' order, named for a plot."""
+    return [{"bot": _plot_text(_label(standing)), "bot_id": standing["bot_id"],
+             "points": points.get(standing["bot_id"], [])} for standing in standings]
 
 
 def recent_matches(store: Store, game: str, limit: int = RECENT_MATCHES) -> list[dict[str, Any]]:
-    """The latest matches, newest first: when, who sat where and finished
-    where, how it ended, and its record (None if not kept)."""
-    names = {b.bot_id: f"{safe_line(b.name)} {safe_line(b.version)}" for b in store.bots()}
+    """The latest matches, newest first, as the store holds them (what the
+    service's RecentMatches sends): when, who sat where (name, version) and
+    finished where (rated place, 0 = first), how it ended, whether its record
+    is kept, and whether its duplicate set is finished (no seat rotation of
+    its deal still to be played)."""
+    bots = {b.bot_id: b for b in store.bots()}
+    pending = {planned["set_id"] for planned in store.planned(game)}
+    matches = store.matches(game)
+    latest = list(enumerate(matches, 1))[-limit:] if limit > 0 else []
+    wanted = {match["match_id"] for _, match in latest}
     seats: dict[str, list[Any]] = defaultdict(list)
     for row in store.seat_rows(game):
-        seats[row.match_id].append(row)
-    matches = store.matches(game)
+        if row.match_id in wanted:
+            seats[row.match_id].append(row)
     out = []
-    for number, match in reversed(list(enumerate(matches, 1))[-limit:]):
+    for number, match in reversed(latest):
         rows = sorted(seats[match["match_id"]], key=lambda r: r.seat)
         out.append({
             "number": number,
-            "match_id": safe_line(match["match_id"]),
+            "match_id": match["match_id"],
             "finished_at": match["finished_at"],
-            "end_reason": safe_line(match["end_reason"]),
+            "end_reason": match["end_reason"],
             "decisions": match["decisions"],
-            "seats": [{"seat": r.seat, "bot": names.get(r.bot_id, f"#{r.bot_id}"), "place": r.place + 1,
-                       "forfeit": safe_line(r.forfeit) if r.forfeit else None} for r in rows],
-            "record_path": match["record_path"],
+            "seats": [{"seat": r.seat, "bot": bots[r.bot_id].name if r.bot_id in bots else f"#{r.bot_id}",
+                       "version": bots[r.bot_id].version if r.bot_id in bots else "", "place": r.place,
+                       "forfeit": r.forfeit or ""} for r in rows],
+            "record_kept": match["record_path"] is not None,
+            "set_finished": match["set_id"] not in pending,
         })
     return out
+
+
+def _shown_match(match: dict[str, Any]) -> dict[str, Any]:
+    """A recent match as the page lists it: every bot's string made safe,
+    places from 1."""
+    return {
+        **match,
+        "match_id": safe_line(match["match_id"]),
+        "end_reason": safe_line(match["end_reason"]),
+        "seats": [{"seat": s["seat"], "bot": f"{safe_line(s['bot'])} {safe_line(s['version'])}".rstrip(),
+                   "place": s["place"] + 1, "forfeit": safe_line(s["forfeit"]) if s["forfeit"] else None}
+                  for s in match["seats"]],
+    }
 
 
 def _history_figure(series: list[dict[str, Any]]) -> dict[str, Any]:
@@ -172,8 +203,17 @@ def _seats_figure(seats: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
 
 
 def report_data(store: Store, game: str) -> dict[str, Any]:
-    """Everything the report page shows of `game`'s ladder (JSON)."""
-    table = to_json(store, game, h2h=True, seats=True)
+    """Everything the report page shows of `game`'s ladder (JSON), read from the store."""
+    return build_report(game, to_json(store, game, h2h=True, seats=True), history_points(store, game),
+                        recent_matches(store, game))
+
+
+def build_report(game: str, table: dict[str, Any], points: dict[int, list[dict[str, Any]]],
+                 recent: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The report's data from its parts, wherever they were read (the
+    store, or a ladder service through its API: `referee report --server`):
+    `table` as `referee table --json --h2h --seats` gives it, `points` as
+    `history_points`, `recent` as `recent_matches`."""
     standings = table["standings"]
     label = {row["bot"]: _plot_text(_label(row)) for row in standings}
     pairs = [{**pair, "bot": label[pair["bot"]], "opponent": label[pair["opponent"]],
@@ -182,13 +222,13 @@ def report_data(store: Store, game: str) -> dict[str, Any]:
     for rows in table["seats"].values():
         for row in rows:
             row["low"], row["high"] = wilson(row["wins"], row["matches"])
-    history = rating_history(store, game, standings)
+    history = rating_history(points, standings)
     bots = [_plot_text(_label(row)) for row in standings]
     return {
         "game": game,
         "generated": now_iso(),
         "table": table,
-        "recent": recent_matches(store, game),
+        "recent": [_shown_match(match) for match in recent],
         "figures": {
             "history": _history_figure(history),
             "h2h": _h2h_figure(bots, pairs),

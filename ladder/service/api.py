@@ -39,6 +39,8 @@ DEFAULT_LINES = 40
 UPLOAD_PREFIX = "upload-"
 """A submission's archive is unpacked in the data folder under this prefix
 (removed when the call ends, and at the next start after a kill)."""
+MAX_RECENT = 100
+"""The most matches one RecentMatches call lists."""
 WATCH_WAKE = 1.0
 """Seconds between looks whether a live stream's reader is still there."""
 
@@ -214,12 +216,44 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
             self.events.unsubscribe(subscription)
 
     def GetRecord(self, request: Any, context: grpc.ServicerContext) -> Any:
+        """The record, once no seat rotation of its deal is left to play
+        (docs/security.md, "What the live page shows")."""
         with self._store(context) as store:
             path = store.record_of(request.match_id)
+            unfinished = path is not None and store.set_unfinished(request.match_id)
         if path is None or not path.is_file():
             _abort(context, grpc.StatusCode.NOT_FOUND,
                    f"no record of a match {request.match_id!r}; the match ids are in `referee table` and the live stream")
+        if unfinished:
+            _abort(context, grpc.StatusCode.FAILED_PRECONDITION,
+                   f"match {request.match_id!r} is withheld until its duplicate deal has been played in every seat "
+                   "rotation (it shows that deal); ask again when the set's last match is rated")
         return ladder_pb2.GetRecordReply(record=path.read_bytes())
+
+    def RatingHistory(self, request: Any, context: grpc.ServicerContext) -> Any:
+        from ladder.report import history_points
+
+        with self._store(context) as store:
+            points = history_points(store, request.game or self.settings.game)
+        return ladder_pb2.RatingHistoryReply(bots=[
+            ladder_pb2.BotHistory(bot_id=bot_id, points=[ladder_pb2.RatingPoint(**p) for p in rows])
+            for bot_id, rows in points.items()
+        ])
+
+    def RecentMatches(self, request: Any, context: grpc.ServicerContext) -> Any:
+        from ladder.report import RECENT_MATCHES, recent_matches
+
+        limit = min(request.limit or RECENT_MATCHES, MAX_RECENT)
+        with self._store(context) as store:
+            recent = recent_matches(store, request.game or self.settings.game, limit)
+        return ladder_pb2.RecentMatchesReply(matches=[
+            ladder_pb2.RecentMatch(
+                number=m["number"], match_id=m["match_id"], finished_at=m["finished_at"], end_reason=m["end_reason"],
+                decisions=m["decisions"], record_kept=m["record_kept"], set_finished=m["set_finished"],
+                seats=[ladder_pb2.Seat(bot=s["bot"], version=s["version"], rank=s["place"], forfeit=s["forfeit"])
+                       for s in m["seats"]])
+            for m in recent
+        ])
 
     def BotLogs(self, request: Any, context: grpc.ServicerContext) -> Any:
         from ladder.standings import forfeits_of

@@ -1,7 +1,9 @@
 """`referee serve` (the ladder as a service) and `referee token` (its submitters' tokens).
 
 Registered in referee/cli/main.py's command table. `serve` takes the
-ladder's own options (ladder/cli.py) and where to listen; `token` manages
+ladder's own options (ladder/cli.py), where to listen and, with `--web`,
+where to serve the live page (ladder/live.py, following the service's
+stream of finished matches); `token` manages
 the tokens of the data folder the --db names.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import sys
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,6 +23,9 @@ from ladder.cli import (
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import StoreError, default_db_path
 from referee.durations import Duration, format_duration
+
+if TYPE_CHECKING:
+    from ladder.service.events import Broadcaster
 
 DEFAULT_LISTEN = "127.0.0.1:50061"
 
@@ -47,12 +53,14 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
               help="Refuse a submitted bot of more files and folders than this.")
 @click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
               help="Refuse a submitted bot whose folders nest deeper than this.")
+@click.option("--web", default=None, metavar="[HOST:]PORT",
+              help="Also serve the live standings page here (HTTP, on 127.0.0.1 unless HOST is given; 0: any port).")
 @game_option
 @db_option
 def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Path | None, scheduler: str | None,
           workers: int | None, move_time: float, players: str, no_duplicate: bool, no_builtins: bool,
-          seed: int | None, variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, game: str,
-          db_path: Path | None) -> None:
+          seed: int | None, variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, web: str | None,
+          game: str, db_path: Path | None) -> None:
     """Run the ladder continuously and answer its API (submissions, standings, live stream)."""
     from ladder.access import Access
     from ladder.cluster import ClusterError, open_pool
@@ -77,6 +85,7 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
     except ServiceError as exc:
         raise click.BadParameter(str(exc), param_hint="--listen") from None
     limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
+    page_at = parse_web(web) if web is not None else None
     with open_store(db_path) as store, ExitStack() as held:
         try:  # one ladder per store: the service is the store's one owner
             held.enter_context(store.run_lock())
@@ -95,6 +104,8 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
             raise click.ClickException(str(exc)) from None
         held.callback(server.stop, STOP_GRACE)
         click.echo(capabilities().summary(), err=True)
+        if page_at is not None:
+            click.echo(f"live page: {start_page(store.path, game, events, page_at, held)}", err=True)
         click.echo(f"serving the {game} ladder on {where.address} (tokens {'required' if tokens else 'optional'}, "
                    f"TLS {'on' if tls else 'off'}); Ctrl-C stops it", err=True)
         stop_on_sigterm()
@@ -112,6 +123,30 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
         except KeyboardInterrupt:
             pass
         click.echo("stopped: rated matches are kept; running ones are played when the service starts again", err=True)
+
+
+def parse_web(value: str) -> tuple[str, int]:
+    """`--web PORT` or `--web HOST:PORT` as (host, port); 127.0.0.1 by default."""
+    host, _, port = value.rpartition(":")
+    if not port.isdigit() or int(port) > 65535:
+        raise click.BadParameter(f"{value!r} is not PORT or HOST:PORT (e.g. 8080 or 127.0.0.1:8080)",
+                                 param_hint="--web")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def start_page(db_path: Path, game: str, events: Broadcaster, at: tuple[str, int], held: ExitStack) -> str:
+    """The live page (ladder/live.py), following the service's finished
+    matches, served until the service stops; its address."""
+    from ladder.live import LiveServer
+
+    try:
+        page = LiveServer(db_path, game, at[1], at[0], events=events)
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve the live page on {at[0]}:{at[1]} ({exc.strerror or exc}); "
+                                   "choose another --web port") from None
+    page.start()
+    held.callback(page.stop)
+    return page.url
 
 
 @click.group()

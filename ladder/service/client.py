@@ -116,6 +116,23 @@ class Remote:
             game=game, h2h=h2h, seats=seats, include_retired=include_retired, confidence=confidence, margin=margin,
             text=text, width=width, color=color))
 
+    def rating_history(self, game: str) -> dict[int, list[dict[str, Any]]]:
+        """Per bot id, its rating after each match (`ladder.report.history_points`'s form)."""
+        reply = self._call("RatingHistory", ladder_pb2.RatingHistoryRequest(game=game))
+        return {bot.bot_id: [{"match": p.match, "mu": p.mu, "sigma": p.sigma} for p in bot.points]
+                for bot in reply.bots}
+
+    def recent_matches(self, game: str, limit: int) -> list[dict[str, Any]]:
+        """The latest matches, newest first (`ladder.report.recent_matches`'s form)."""
+        reply = self._call("RecentMatches", ladder_pb2.RecentMatchesRequest(game=game, limit=limit))
+        return [{
+            "number": m.number, "match_id": m.match_id, "finished_at": m.finished_at, "end_reason": m.end_reason,
+            "decisions": m.decisions,
+            "seats": [{"seat": index, "bot": s.bot, "version": s.version, "place": s.rank, "forfeit": s.forfeit}
+                      for index, s in enumerate(m.seats)],
+            "record_kept": m.record_kept, "set_finished": m.set_finished,
+        } for m in reply.matches]
+
     def record(self, match_id: str) -> bytes:
         return bytes(self._call("GetRecord", ladder_pb2.GetRecordRequest(match_id=match_id)).record)
 

@@ -156,6 +156,70 @@ class LadderEvent(_message.Message):
     standings: StandingsReply
     def __init__(self, match: _Optional[_Union[MatchFinished, _Mapping]] = ..., standings: _Optional[_Union[StandingsReply, _Mapping]] = ...) -> None: ...
 
+class RatingHistoryRequest(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    def __init__(self, game: _Optional[str] = ...) -> None: ...
+
+class RatingPoint(_message.Message):
+    __slots__ = ("match", "mu", "sigma")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    match: int
+    mu: float
+    sigma: float
+    def __init__(self, match: _Optional[int] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ...) -> None: ...
+
+class BotHistory(_message.Message):
+    __slots__ = ("bot_id", "points")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    bot_id: int
+    points: _containers.RepeatedCompositeFieldContainer[RatingPoint]
+    def __init__(self, bot_id: _Optional[int] = ..., points: _Optional[_Iterable[_Union[RatingPoint, _Mapping]]] = ...) -> None: ...
+
+class RatingHistoryReply(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotHistory]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotHistory, _Mapping]]] = ...) -> None: ...
+
+class RecentMatchesRequest(_message.Message):
+    __slots__ = ("game", "limit")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    limit: int
+    def __init__(self, game: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class RecentMatch(_message.Message):
+    __slots__ = ("number", "match_id", "finished_at", "end_reason", "decisions", "seats", "record_kept", "set_finished")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    END_REASON_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    RECORD_KEPT_FIELD_NUMBER: _ClassVar[int]
+    SET_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    match_id: str
+    finished_at: str
+    end_reason: str
+    decisions: int
+    seats: _containers.RepeatedCompositeFieldContainer[Seat]
+    record_kept: bool
+    set_finished: bool
+    def __init__(self, number: _Optional[int] = ..., match_id: _Optional[str] = ..., finished_at: _Optional[str] = ..., end_reason: _Optional[str] = ..., decisions: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., record_kept: _Optional[bool] = ..., set_finished: _Optional[bool] = ...) -> None: ...
+
+class RecentMatchesReply(_message.Message):
+    __slots__ = ("matches",)
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[RecentMatch]
+    def __init__(self, matches: _Optional[_Iterable[_Union[RecentMatch, _Mapping]]] = ...) -> None: ...
+
 class GetRecordRequest(_message.Message):
     __slots__ = ("match_id",)
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

@@ -69,6 +69,16 @@ class LadderStub:
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.SerializeToString,
                 response_deserializer=ladder_dot_v1_dot_ladder__pb2.BotLogsReply.FromString,
                 _registered_method=True)
+        self.RatingHistory = channel.unary_unary(
+                '/ladder.v1.Ladder/RatingHistory',
+                request_serializer=ladder_dot_v1_dot_ladder__pb2.RatingHistoryRequest.SerializeToString,
+                response_deserializer=ladder_dot_v1_dot_ladder__pb2.RatingHistoryReply.FromString,
+                _registered_method=True)
+        self.RecentMatches = channel.unary_unary(
+                '/ladder.v1.Ladder/RecentMatches',
+                request_serializer=ladder_dot_v1_dot_ladder__pb2.RecentMatchesRequest.SerializeToString,
+                response_deserializer=ladder_dot_v1_dot_ladder__pb2.RecentMatchesReply.FromString,
+                _registered_method=True)
 
 
 class LadderServicer:
@@ -110,7 +120,8 @@ class LadderServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetRecord(self, request, context):
-        """A rated match's record (docs/records.md), for `referee replay`.
+        """A rated match's record (docs/records.md), for `referee replay`; once
+        every seat rotation of its duplicate deal is rated (FAILED_PRECONDITION before).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -118,6 +129,20 @@ class LadderServicer:
 
     def BotLogs(self, request, context):
         """The end of a bot's own output and its forfeits (`referee logs`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RatingHistory(self, request, context):
+        """Each bot's rating after every match it played (`referee report`'s history).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RecentMatches(self, request, context):
+        """The latest rated matches, newest first (`referee report`'s recent matches).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -160,6 +185,16 @@ def add_LadderServicer_to_server(servicer, server):
                     servicer.BotLogs,
                     request_deserializer=ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.FromString,
                     response_serializer=ladder_dot_v1_dot_ladder__pb2.BotLogsReply.SerializeToString,
+            ),
+            'RatingHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.RatingHistory,
+                    request_deserializer=ladder_dot_v1_dot_ladder__pb2.RatingHistoryRequest.FromString,
+                    response_serializer=ladder_dot_v1_dot_ladder__pb2.RatingHistoryReply.SerializeToString,
+            ),
+            'RecentMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecentMatches,
+                    request_deserializer=ladder_dot_v1_dot_ladder__pb2.RecentMatchesRequest.FromString,
+                    response_serializer=ladder_dot_v1_dot_ladder__pb2.RecentMatchesReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -351,6 +386,60 @@ class Ladder:
             '/ladder.v1.Ladder/BotLogs',
             ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.SerializeToString,
             ladder_dot_v1_dot_ladder__pb2.BotLogsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RatingHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ladder.v1.Ladder/RatingHistory',
+            ladder_dot_v1_dot_ladder__pb2.RatingHistoryRequest.SerializeToString,
+            ladder_dot_v1_dot_ladder__pb2.RatingHistoryReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecentMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ladder.v1.Ladder/RecentMatches',
+            ladder_dot_v1_dot_ladder__pb2.RecentMatchesRequest.SerializeToString,
+            ladder_dot_v1_dot_ladder__pb2.RecentMatchesReply.FromString,
             options,
             channel_credentials,
             insecure,
