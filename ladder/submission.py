@@ -161,7 +161,7 @@ def _check_program(command: Sequence[str], folder: Path, where: str) -> None:
         raise SubmissionError(f"{where}: program {program!r} not found in the bot's folder or on PATH")
 
 
-def _stage(path: Path, staging: Path, limits: Limits) -> Manifest:
+def stage(path: Path, staging: Path, limits: Limits) -> Manifest:
     """Copy the submission into the new folder `staging` within `limits`,
     then read and check its manifest from the copy (which nobody can change
     any more). The caller removes `staging`, whatever happens."""
@@ -180,6 +180,14 @@ def _stage(path: Path, staging: Path, limits: Limits) -> Manifest:
     manifest = read_manifest(staging, shown=path)
     _check_program(manifest.command, staging, str(path / MANIFEST))
     return manifest
+
+
+def check_name(name: str) -> None:
+    """A bot's ladder name is short, plain and not a built-in's. Raises SubmissionError."""
+    if not NAME_PATTERN.match(name):
+        raise SubmissionError(f"name {name!r} must be 1-40 letters, digits, '.', '_' or '-', starting with a letter or digit")
+    if name in {n for n, _ in DEFAULT_ROSTER}:
+        raise SubmissionError(f"{name!r} is the name of a built-in bot; choose another --name")
 
 
 def _version(requested: str | None, existing: Sequence[str]) -> str:
@@ -220,7 +228,7 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
                 f"({exc.reason}: {exc.detail}); its output is in {log_path}", log=log_path
             ) from None
         started.append(bot)
-        games = _handshake_games(label, bot.info.games, games)
+        games = handshake_games(label, bot.info.games, games)
         for i in range(2):
             started.append(BotProcess.start(resolve_bot_command("random"), label=f"random-{i}"))
         for game in games:
@@ -248,7 +256,7 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
     return games
 
 
-def _handshake_games(label: str, announced: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:
+def handshake_games(label: str, announced: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:
     """The games to validate: `wanted`, each of which the bot must announce,
     or (None) every announced game the referee runs. Raises SubmissionError."""
     if wanted is None:
@@ -275,15 +283,12 @@ def submit(
     names). Raises SubmissionError."""
     staging = store.bots_dir / ".incoming" / uuid.uuid4().hex
     try:
-        manifest = _stage(Path(path), staging, limits)
+        manifest = stage(Path(path), staging, limits)
         name = name or manifest.name
         if name is None:
             raise SubmissionError("the bot needs a name: pass --name NAME")
-        if not NAME_PATTERN.match(name):
-            raise SubmissionError(f"name {name!r} must be 1-40 letters, digits, '.', '_' or '-', starting with a letter or digit")
-        if name in {n for n, _ in DEFAULT_ROSTER}:
-            raise SubmissionError(f"{name!r} is the name of a built-in bot; choose another --name")
-        wanted = _wanted_games(games, manifest)
+        check_name(name)
+        wanted = wanted_games(games, manifest)
         digest = content_hash(staging)
         existing = store.bot_versions(name)
         for bot in existing:
@@ -304,7 +309,7 @@ def submit(
                 empty.rmdir()
 
 
-def _wanted_games(games: Sequence[str], manifest: Manifest) -> tuple[str, ...] | None:
+def wanted_games(games: Sequence[str], manifest: Manifest) -> tuple[str, ...] | None:
     """The games asked for (`--game`), each listed in the manifest and run
     by the referee; else the manifest's; None for a file without `--game`
     (its handshake will say). Raises SubmissionError."""

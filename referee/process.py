@@ -175,6 +175,12 @@ class BotProcess:
     def pid(self) -> int:
         return self._process.pid if self._process is not None else -1
 
+    @property
+    def returncode(self) -> int | None:
+        """The exit code once the process ended (negative: killed by that
+        signal), else None."""
+        return self._process.returncode if self._process is not None else None
+
     def exit_description(self, wait: float = 0.0) -> str:
         """How the process ended, for a crash record: "exit code 3", "killed
         by SIGKILL (CPU time limit reached)". Waits up to `wait` seconds for

@@ -1,0 +1,159 @@
+"""`referee check PATH` (issue 15): a bot started in the sandbox as the
+ladder starts it and played through seeded matches; exit 0 only for a bot
+that would pass submission, and for each problem a message naming it and
+its fix. Real bot processes throughout, most of them the misbehaving test
+bots of tests/bots."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from referee.cli.main import cli
+
+BOTS = Path(__file__).parent / "bots"
+
+GOOD_BOT = """\
+from bots.sdk import Bot, serve
+
+
+class First(Bot):
+    name = "first"
+    version = "1"
+
+    def decide(self, observation, legal_actions, context):
+        return legal_actions[0]
+
+
+if __name__ == "__main__":
+    serve(First())
+"""
+
+READS_BESIDE_ITSELF_WRONGLY = GOOD_BOT.replace('if __name__ == "__main__":', """\
+WEIGHTS = open("weights.bin").read()  # relative to the working folder, not the bot's
+
+
+if __name__ == "__main__":""")
+
+CRASHES_WITH_LAST_WORDS = GOOD_BOT.replace("return legal_actions[0]", """import os, sys
+        print("cannot go on: \\x1b[31mred alert", file=sys.stderr, flush=True)
+        os._exit(7)""")
+
+
+def bot_folder(path: Path, source: str, command: str = "python bot.py", games: str = '["gnadenlos"]') -> Path:
+    path.mkdir()
+    (path / "bot.py").write_text(source)
+    (path / "bot.toml").write_text(f'name = "mine"\ncommand = "{command}"\ngames = {games}\n')
+    return path
+
+
+def check(path: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["check", str(path), "--decisions", "5", *args])
+
+
+def report(result: Result) -> dict[str, Any]:
+    parsed: dict[str, Any] = json.loads(result.stdout)
+    return parsed
+
+
+def errors(result: Result) -> list[dict[str, str]]:
+    return [f for f in report(result)["findings"] if f["severity"] == "error"]
+
+
+def test_a_good_bot_passes_with_its_times_and_message_sizes(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "good", GOOD_BOT, games='["gnadenlos", "leduc"]')
+    result = check(folder, "--json")
+    assert result.exit_code == 0, result.output
+    checked = report(result)
+    assert checked["passed"] and not errors(result)
+    assert checked["bot"]["name"] == "first" and checked["bot"]["protocol_version"] == 1
+    games = {g["game"]: g for g in checked["games"]}
+    assert set(games) == {"gnadenlos", "leduc"}
+    leduc = games["leduc"]
+    assert leduc["decisions"] >= 5 and leduc["faults"] == {}
+    assert leduc["table_sizes"][0] == 2 and leduc["table_sizes"][-1] == 10  # the smallest and the largest table
+    assert 0 < leduc["times"]["p50"] <= leduc["times"]["p99"] <= leduc["times"]["max"] < 2.0
+    assert leduc["largest"]["decide"] > 0 and leduc["largest"]["answer"] > 0
+
+    text = check(folder, "--game", "gnadenlos")
+    assert text.exit_code == 0
+    assert "answer times p50" in text.stdout and "the bot would pass submission" in text.stdout
+
+
+def test_an_illegal_answer_fails_naming_the_fix(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "illegal", (BOTS / "misbehave_illegal.py").read_text())
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    (illegal, forfeit) = errors(result)
+    assert "illegal answers" in illegal["message"] and "buy 99 is not one of" in illegal["message"]
+    assert "legal_actions" in illegal["fix"]
+    assert "would forfeit" in forfeit["message"]
+
+
+def test_a_late_answer_fails_naming_the_move_time(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "late", (BOTS / "misbehave_late.py").read_text())
+    result = check(folder, "--move-time", "300ms")
+    assert result.exit_code == 1
+    assert "FAIL    gnadenlos: 1 timeout answer" in result.stdout
+    assert "move time 300ms" in result.stdout and "Decide.deadline_ms" in result.stdout
+
+
+def test_another_protocol_version_fails_and_a_file_is_checked_as_submit_takes_it(tmp_path: Path) -> None:
+    script = tmp_path / "newer.py"
+    script.write_text(f"#!{sys.executable}\n" + (BOTS / "misbehave_newer_protocol.py").read_text())
+    script.chmod(0o755)
+    result = check(script, "--json")
+    assert result.exit_code == 1
+    (mismatch,) = errors(result)
+    assert mismatch["check"] == "protocol_version" and "protocol version 2" in mismatch["message"]
+    assert "protocol_version 1" in mismatch["fix"]
+
+
+def test_a_missing_interpreter_is_named_with_the_fix(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "interpreter", "", command="./bot")
+    (folder / "bot").write_text("#!/opt/nowhere/bin/python3\nprint('hello')\n")
+    (folder / "bot").chmod(0o755)
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    sandbox = [f for f in errors(result) if f["check"] == "sandbox"]
+    assert sandbox and "#! line names /opt/nowhere/bin/python3" in sandbox[0]["message"]
+    assert str(folder / "bot") in sandbox[0]["message"]  # the author's path, not the checked copy's
+    assert "/usr/bin/env python3" in sandbox[0]["fix"]
+
+
+def test_a_file_the_jail_does_not_show_is_named_with_the_fix(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "reader", READS_BESIDE_ITSELF_WRONGLY)
+    (folder / "weights.bin").write_text("0.5")
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    found = {f["check"]: f for f in errors(result)}
+    assert "start" in found
+    assert "weights.bin was not found: a path relative to the working folder" in found["sandbox"]["message"]
+    assert "__file__" in found["sandbox"]["fix"]
+
+
+def test_a_crash_fails_with_the_bots_last_lines_escaped(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "crash", CRASHES_WITH_LAST_WORDS)
+    result = check(folder)
+    assert result.exit_code == 1
+    assert "crashed answer" in result.stdout and "exit code 7" in result.stdout
+    assert "cannot go on: \\x1b[31mred alert" in result.stdout and "\x1b[31m" not in result.stdout
+    log = next(line for line in result.stdout.splitlines() if line.startswith("the bot's last lines of output"))
+    kept = Path(log.split("(", 1)[1].rstrip("):"))
+    assert kept.is_file()  # the log of a failed check is kept
+    shutil.rmtree(kept.parent)
+
+
+def test_what_submit_refuses_check_refuses(tmp_path: Path) -> None:
+    folder = tmp_path / "no-manifest"
+    folder.mkdir()
+    (folder / "bot.py").write_text(GOOD_BOT)
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    (refused,) = errors(result)
+    assert refused["check"] == "submission" and "has no bot.toml" in refused["message"]
