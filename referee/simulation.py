@@ -39,7 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from referee.games import Event, Game, Outcome, State
 from referee.games.base import derive_seed
@@ -121,6 +121,19 @@ def seat_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
     return tuple(names)
 
 
+class MatchWatch(Protocol):
+    """Follows one match step by step, for figures that only a moment in
+    the middle of a match shows (Gnadenlos!'s standings after its first
+    payday): the first and last states alone do not."""
+
+    def step(self, state: State, events: Sequence[Event]) -> None:
+        """The state after a step (the setup, then each decision) and every
+        event of that step, whoever may see it."""
+
+    def facts(self, outcome: Outcome) -> Mapping[str, FactValue]:
+        """The match's figures, once it is over (every match gives the same keys)."""
+
+
 @dataclass(frozen=True)
 class Summariser:
     """What one game adds to the game-neutral report.
@@ -132,7 +145,9 @@ class Summariser:
     in the JSON; a tuple (one number per seat or position) is averaged element
     by element. Facts named in `percent_facts` are shares, shown as percentages.
     `end_reasons` lists the reasons the game can end with, in display order,
-    so a reason that never happened still shows as 0 %.
+    so a reason that never happened still shows as 0 %. `watch`, if set,
+    makes a `MatchWatch` for each match, whose facts join the others (the
+    simulation then builds every step's events, as `apply` does).
     """
 
     end_reasons: tuple[str, ...] = ()
@@ -141,6 +156,7 @@ class Summariser:
     facts: Callable[[State, State, Outcome], Mapping[str, FactValue]] = lambda first, last, outcome: {}
     fact_labels: Mapping[str, str] = field(default_factory=dict)
     percent_facts: frozenset[str] = frozenset()
+    watch: Callable[[], MatchWatch] | None = None
 
 
 DEFAULT_SUMMARISER = Summariser()
@@ -180,33 +196,44 @@ def play_random_match(
     Seats that only need the state are played with `apply_unchecked`: every
     action is drawn from `legal_actions`, so the legality check of `apply`
     would only repeat work (the conformance tests check `apply` itself); a
-    policy must therefore return a legal action. Seats that are told events
+    policy must therefore return a legal action (a summariser's `watch` gets
+    the events of that same unchecked apply). Seats that are told events
     (the heuristic) get exactly those their seat may see.
     Raises ValueError for bad seats or variant.
     """
     seats = ([SEAT_POLICIES[name](game) for name in seating] if seating
              else [SeatPolicy(policy) for _ in range(players)])
+    summariser = summariser_for(game)
+    watch = summariser.watch() if summariser.watch is not None else None
     telling = any(seat.needs_events for seat in seats)
-    state, setup = game.new_state_with_events(players, seed, variant) if telling else \
+    state, setup = game.new_state_with_events(players, seed, variant) if telling or watch else \
         (game.new_state(players, seed, variant), [])
     first = state.clone()
     rng = random.Random(derive_seed(seed, "simulate-decisions"))
     for index, seat in enumerate(seats):
         seat.start(state, index)
     _tell(seats, setup)
+    if watch is not None:
+        watch.step(state, setup)
     decisions = 0
     while not state.is_terminal():
         deciding = sorted(state.to_act())
         actions = {index: seats[index].decide(state, index, rng) for index in deciding}
         if telling:
-            _tell(seats, state.apply(actions))
+            events = state.apply(actions)
+            _tell(seats, events)
+        elif watch is not None:  # unchecked as below, but with the events the watch reads
+            events = state._apply(actions, record=True)
         else:
             state.apply_unchecked(actions)
+        if watch is not None:
+            watch.step(state, events)
         decisions += len(deciding)
     outcome = state.outcome()
-    summariser = summariser_for(game)
     turns = decisions if summariser.turns is None else summariser.turns(state)
-    facts = summariser.facts(first, state, outcome)
+    facts = dict(summariser.facts(first, state, outcome))
+    if watch is not None:
+        facts.update(watch.facts(outcome))
     return MatchSummary(seed, decisions, turns, outcome.reason, outcome.ranks, facts)
 
 
@@ -282,16 +309,29 @@ class SimulationReport:
         return data
 
 
+def _measured(column: Sequence[float]) -> list[float]:
+    """A fact's values without NaN: a match that could not measure it
+    (a figure after Gnadenlos!'s first payday, in a match that had none)."""
+    return [x for x in column if not math.isnan(x)]
+
+
 def _mean_fact(values: list[FactValue]) -> FactValue:
+    """The mean over the matches that measured it (NaN if none did)."""
+    def mean(column: Sequence[float]) -> float:
+        measured = _measured(column)
+        return statistics.fmean(measured) if measured else math.nan
+
     if isinstance(values[0], tuple):
-        return tuple(statistics.fmean(column) for column in zip(*values))
-    return statistics.fmean(values)  # type: ignore[arg-type]
+        return tuple(mean(column) for column in zip(*values))
+    return mean(values)  # type: ignore[arg-type]
 
 
 def _stderr_fact(values: list[FactValue]) -> FactValue:
-    """The standard error of a fact's mean over matches (element-wise for tuples)."""
+    """The standard error of a fact's mean over the matches that measured
+    it (element-wise for tuples)."""
     def stderr(column: Sequence[float]) -> float:
-        return statistics.pstdev(column) / math.sqrt(len(column))
+        measured = _measured(column)
+        return statistics.pstdev(measured) / math.sqrt(len(measured)) if measured else math.nan
 
     if isinstance(values[0], tuple):
         return tuple(stderr(column) for column in zip(*values))
