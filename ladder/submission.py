@@ -223,9 +223,10 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
             bot = BotProcess.start(command, label=label, startup_timeout=startup_timeout, log_path=log_path,
                                    expose=[folder])
         except BotFault as exc:
+            where = "" if str(log_path) in exc.detail else f"; its output is in {log_path}"  # named once
             raise SubmissionError(
                 f"{label} did not start and answer the handshake within {startup_timeout:g}s "
-                f"({exc.reason}: {exc.detail}); its output is in {log_path}", log=log_path
+                f"({exc.reason}: {exc.detail}){where}", log=log_path
             ) from None
         started.append(bot)
         games = handshake_games(label, bot.info.games, games)

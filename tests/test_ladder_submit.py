@@ -195,6 +195,7 @@ def test_a_refusal_shows_the_failing_bots_last_lines_of_output(tmp_path: Path, d
                                           "raise SystemExit(1)\n")
     result = referee("submit", str(silent), "--name", "mute", "--db", str(db))
     assert "did not start" in result.output and output_shown(result.output) == ["cannot find my weights"]
+    assert result.output.count("its output is in") == 1  # the log named once, its lines shown
 
 
 def test_a_built_in_name_cannot_be_taken(tmp_path: Path, db: Path) -> None:
