@@ -297,7 +297,8 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
 @click.option("--recompute", is_flag=True, help="Recompute ratings from the stored results, compare, and exit.")
 @click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
-@click.option("--seed", type=int, default=None, help="Seed of the matchmaking (tables and deals).")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the matchmaking (which bots meet, seats); deals come from the committed seed chain.")
 @click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
               help="A rule variant of the game (repeatable), e.g. setup=advanced.")
 @game_option
@@ -362,7 +363,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         with view:
             runner = Ladder(store, pool, config, on_update=view.update,
                             on_warning=lambda text: console.print(f"warning: {safe_line(text)}", style="yellow",
-                                                                  markup=False, highlight=False, soft_wrap=True))
+                                                                  markup=False, highlight=False, soft_wrap=True),
+                            on_commit=lambda c: console.print(c.text, markup=False, highlight=False, soft_wrap=True))
             try:
                 status = runner.run()
             except LadderError as exc:  # it may quote a failed match's detail, a bot's words
@@ -374,6 +376,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
                       f"records in {store.records_dir}")
+        console.print(reveal_line(store, game), markup=False, highlight=False, soft_wrap=True)
         names = {b.bot_id: b.label for b in store.bots()}
         if until_stable:
             console.print(pairs_report(status, names, mean_set_size(store, game)))
@@ -385,6 +388,20 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
             raise SystemExit(EXIT_INTERRUPTED)
         if (until_stable or versus) and not status.stable:
             raise SystemExit(EXIT_UNSETTLED)
+
+
+def reveal_line(store: Store, game: str) -> str:
+    """What the run's chain reveals now that it has ended."""
+    from ladder.deal_audit import chain_reveals
+
+    last = chain_reveals(store, game)[-1]
+    if last.complete:
+        shown = f"its ladder seed {last.revealed}"
+    elif last.revealed is not None:
+        shown = f"sets 1-{last.revealed_index} by element {last.revealed} (the rest are still to be played)"
+    else:
+        shown = "nothing yet (no set finished)"
+    return f"deals revealed: seed chain {last.chain_id}, {shown}; `referee ladder-audit` checks every match"
 
 
 def find_versus(store: Store, game: str, names: tuple[str, str]) -> tuple[int, int]:

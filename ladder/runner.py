@@ -93,6 +93,7 @@ class RealRunner:
             result = run_match(
                 task.game, bots, seed=task.seed, variant=task.variant, time_control=self.time_control,
                 record_path=record_path, match_id=task.match_id,
+                reveal_seed=False,  # the set's other rotations share the seed: the ladder reveals it after the set
             )
             record = record_path.read_bytes()
         except (RefereeError, OSError, MemoryError) as exc:

@@ -20,6 +20,12 @@ pair of the standings is ordered or indistinguishable (ladder.stopping),
 seating the unsettled pairs together; `versus` (NEW, OLD) seats both at
 every table, filled from the rest of the roster, until the SPRT
 (ladder.sprt) accepts a hypothesis.
+
+Deals: a run commits to a seed chain (ladder.seedchain) before its first
+match, stores it and tells `on_commit`; the n-th set it plans is dealt from
+the chain's n-th element, and the chain ends with the run (the sets it
+left planned keep their deals for the next run). The matchmaking's own
+random choices (`seed`) never choose a deal.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from ladder import matchmaking
 from ladder.matchmaking import BotStats
 from ladder.dispatch import Pool
 from ladder.evidence import PairEvidence, pair_key
+from ladder.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.ratings import MODEL, Skill, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
 from ladder.sprt import Sprt
 from ladder.standings import RATING_MODEL_KEY, pair_evidence
@@ -70,6 +77,8 @@ class LadderConfig:
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
     seed: int | None = None
+    """Of the matchmaking's random choices (which bots meet, seats); never of
+    the deals, which come from the run's secret seed chain."""
     max_attempts: int = 3
 
 
@@ -129,6 +138,22 @@ class _Tally:
     seats: Counter[tuple[int, int]] = field(default_factory=Counter)
 
 
+@dataclass(frozen=True)
+class Commitment:
+    """A seed chain a run has committed to (published before its sets)."""
+
+    chain_id: int
+    game: str
+    head: str
+    """Hex: x_0 of the chain (ladder.seedchain)."""
+    length: int
+
+    @property
+    def text(self) -> str:
+        """The line a run publishes before its first match (docs/records.md, "A ladder's deals")."""
+        return f"deals committed: seed chain {self.chain_id} of {self.length} sets, commitment {self.head}"
+
+
 class Ladder:
     """One ladder run over a store, playing through a pool of workers."""
 
@@ -136,12 +161,16 @@ class Ladder:
         self, store: Store, pool: Pool, config: LadderConfig,
         on_update: Callable[[RunStatus], None] | None = None,
         on_warning: Callable[[str], None] | None = None,
+        on_commit: Callable[[Commitment], None] | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.config = config
         self.on_update = on_update or (lambda status: None)
         self.on_warning = on_warning or log.warning
+        self.on_commit = on_commit or (lambda commitment: log.info("deal seeds committed: %s", commitment))
+        self._chain: tuple[int, SeedChain] | None = None
+        self._chain_index = 0
         self._warned = False
         self.env = make_env()
         self.rng = random.Random(config.seed)
@@ -246,6 +275,32 @@ class Ladder:
             self.on_warning(warning)
         return sizes
 
+    # -- deals ----------------------------------------------------------------
+
+    def _commit_chain(self) -> None:
+        """Start a seed chain for this run's sets, store it and publish its
+        commitment (before any set is dealt from it)."""
+        chain = new_chain(max(1, min(self.config.matches, MAX_LENGTH)))
+        chain_id = self.store.start_chain(self.config.game, chain.head, chain.length, chain.secret)
+        self._chain, self._chain_index = (chain_id, chain), 0
+        self.on_commit(Commitment(chain_id, self.config.game, chain.head.hex(), chain.length))
+
+    def _end_chain(self) -> None:
+        if self._chain is not None:
+            self.store.end_chain(self._chain[0])
+            self._chain = None
+
+    def _next_deal(self) -> tuple[int, int, int]:
+        """(chain id, index, seed) of the next set's deal; a used-up chain
+        ends and a new one is committed to."""
+        if self._chain is None or self._chain_index >= self._chain[1].length:
+            self._end_chain()
+            self._commit_chain()
+        assert self._chain is not None
+        self._chain_index += 1
+        chain_id, chain = self._chain
+        return chain_id, self._chain_index, chain.seed(self._chain_index)
+
     def plan_next(self) -> None:
         """Choose the next table and store its matches as planned."""
         roster = {b.bot_id: b for b in self.roster()}
@@ -259,12 +314,13 @@ class Ladder:
             required=self.config.versus or (),
         )
         specs = {b: self._spec(roster[b]) for b in table.rotations[0]}
+        chain_id, index, seed = self._next_deal()
         tasks = [
             MatchTask(f"{self.config.game}-{table.set_id}-{r}", self.config.game, table.set_id, r,
-                      table.seed, dict(self.config.variant), tuple(specs[b] for b in seating))
+                      seed, dict(self.config.variant), tuple(specs[b] for b in seating))
             for r, seating in enumerate(table.rotations)
         ]
-        self.store.plan(tasks)
+        self.store.plan(tasks, deal=(chain_id, index))
         self.queue.extend(tasks)
 
     def _may_dispatch(self) -> bool:
@@ -334,6 +390,8 @@ class Ladder:
         LadderError."""
         interrupted = False
         self.playable_sizes(len(self.roster()))  # refuse or warn before anything starts
+        if self._chain is None:  # (a set planned before the run committed it already)
+            self._commit_chain()
         try:
             self.refresh()
             self._dispatch()
@@ -355,6 +413,7 @@ class Ladder:
             self.status.discarded = len(self.pool.running())
         finally:
             self.pool.close(interrupt=interrupted or bool(self.pool.running()))
+            self._end_chain()
         self.status.running = 0
         return self.status
 

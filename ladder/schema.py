@@ -146,7 +146,33 @@ def _v2_strike_reasons(conn: sqlite3.Connection) -> None:
                          (json.dumps(reasons, sort_keys=True), match_id, seat))
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_strike_reasons]
+def _v3_seed_chains(conn: sqlite3.Connection) -> None:
+    """A ladder's deal seeds come from a hash chain committed when the ladder
+    starts (ladder.seedchain): the chains, and which chain element dealt
+    each planned and stored set. Matches stored before have no chain (NULL):
+    only their own per-match commitments vouch for their deals."""
+    _execute_all(
+        conn,
+        """
+        CREATE TABLE seed_chains (
+            id         INTEGER PRIMARY KEY,
+            game       TEXT NOT NULL,
+            head       TEXT NOT NULL,        -- hex: the commitment, published at the start
+            length     INTEGER NOT NULL,     -- sets the chain can deal
+            secret     TEXT NOT NULL,        -- hex: the ladder seed, revealed only when the chain is done
+            next_index INTEGER NOT NULL DEFAULT 1,
+            started_at TEXT NOT NULL,
+            ended_at   TEXT                  -- NULL while its ladder runs
+        );
+        ALTER TABLE planned ADD COLUMN chain_id INTEGER REFERENCES seed_chains (id);
+        ALTER TABLE planned ADD COLUMN chain_index INTEGER;
+        ALTER TABLE matches ADD COLUMN chain_id INTEGER REFERENCES seed_chains (id);
+        ALTER TABLE matches ADD COLUMN chain_index INTEGER
+        """,
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_strike_reasons, _v3_seed_chains]
 """MIGRATIONS[n-1] moves the schema from version n-1 to version n."""
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -22,6 +22,7 @@ from collections.abc import Sequence, Set
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ladder.deal_audit import chain_summaries
 from ladder.evidence import PairEvidence, collect
 from ladder.ratings import MODEL, MU, SIGMA, Skill, adjacent_confidences, make_env, replay_ratings
 from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
@@ -205,8 +206,9 @@ def to_json(
     store: Store, game: str, *, h2h: bool = False, seats: bool = False, include_retired: bool = False,
     confidence: float = DEFAULT_CONFIDENCE, margin: float = DEFAULT_MARGIN,
 ) -> dict[str, Any]:
-    """The standings, the adjacent pairs' verdicts (and optionally
-    head-to-head and seat shares) as JSON."""
+    """The standings, the adjacent pairs' verdicts, the deals' seed chains
+    with what is revealed of them (ladder.deal_audit: safe to show anyone)
+    and optionally head-to-head and seat shares, as JSON."""
     rows = standings(store, game, include_retired=include_retired)
     out: dict[str, Any] = {
         "game": game,
@@ -219,6 +221,7 @@ def to_json(
             "adjacent": pairs_json(pair_statuses(store, game, rows, confidence=confidence, margin=margin), rows,
                                    mean_set_size(store, game)),
         },
+        "deals": chain_summaries(store, game),
     }
     if h2h:
         names = {r.bot_id: r.bot for r in rows}

@@ -351,16 +351,60 @@ class Store:
 
     # -- planned matches ----------------------------------------------------
 
-    def plan(self, tasks: Sequence[MatchTask]) -> None:
+    def plan(self, tasks: Sequence[MatchTask], deal: tuple[int, int] | None = None) -> None:
         """Store a duplicate set's matches before any of them is played, so a
-        restarted ladder finishes the set."""
+        restarted ladder finishes the set. `deal` is (seed chain id, index)
+        of the chain element that dealt the set; the chain's next index
+        moves past it in the same transaction, so no element deals twice."""
+        chain_id, index = deal if deal is not None else (None, None)
         with self.transaction() as conn:
             conn.executemany(
                 "INSERT INTO planned (match_id, game, set_id, rotation, seed, variant, bot_ids, attempts,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                " created_at, chain_id, chain_index) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
                 [(t.match_id, t.game, t.set_id, t.rotation, t.seed, json.dumps(t.variant),
-                  json.dumps(list(t.bot_ids)), now_iso()) for t in tasks],
+                  json.dumps(list(t.bot_ids)), now_iso(), chain_id, index) for t in tasks],
             )
+            if deal is not None:
+                conn.execute("UPDATE seed_chains SET next_index = MAX(next_index, ?) WHERE id = ?",
+                             (deal[1] + 1, deal[0]))
+
+    # -- seed chains ----------------------------------------------------------
+
+    def start_chain(self, game: str, head: bytes, length: int, secret: bytes) -> int:
+        """Store a new seed chain of `game` (ladder.seedchain); returns its id."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO seed_chains (game, head, length, secret, started_at) VALUES (?, ?, ?, ?, ?)",
+                (game, head.hex(), length, secret.hex(), now_iso()),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def end_chain(self, chain_id: int) -> None:
+        """Its ladder has ended: the chain deals no more sets."""
+        with self.transaction() as conn:
+            conn.execute("UPDATE seed_chains SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                         (now_iso(), chain_id))
+
+    def seed_chains(self, game: str) -> list[dict[str, Any]]:
+        """The seed chains of `game`, oldest first, each with `first_planned`:
+        the least index of its sets still planned (None: none is), read in
+        the same statement so that a set planned meanwhile is never missed."""
+        return [dict(r) for r in self._rows(
+            "SELECT c.*, (SELECT MIN(p.chain_index) FROM planned p WHERE p.chain_id = c.id) AS first_planned"
+            " FROM seed_chains c WHERE c.game = ? ORDER BY c.id", (game,))]
+
+    def chained_matches(self, game: str) -> list[dict[str, Any]]:
+        """The stored matches of `game` that a seed chain dealt: match_id,
+        set_id, rotation, seed, chain_id, chain_index, record_path
+        (absolute), in rating order."""
+        rows = [dict(r) for r in self._rows(
+            "SELECT match_id, set_id, rotation, seed, chain_id, chain_index, record_path FROM matches"
+            " WHERE game = ? AND chain_id IS NOT NULL ORDER BY seq", (game,))]
+        for row in rows:
+            if row["record_path"] is not None:
+                row["record_path"] = str(self.root / row["record_path"])
+        return rows
 
     def planned(self, game: str) -> list[dict[str, Any]]:
         """Planned, unplayed matches of `game`, oldest set first."""
@@ -414,14 +458,16 @@ class Store:
         with self.transaction() as conn:
             if conn.execute("SELECT 1 FROM matches WHERE match_id = ?", (played.match_id,)).fetchone():
                 return False
+            deal = conn.execute("SELECT chain_id, chain_index FROM planned WHERE match_id = ?",
+                                (played.match_id,)).fetchone() or (None, None)
             conn.execute(
                 "INSERT INTO matches (match_id, game, set_id, rotation, seed, variant, num_seats, end_reason,"
-                " decisions, seconds, record_path, summary, finished_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " decisions, seconds, record_path, summary, finished_at, chain_id, chain_index)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (played.match_id, played.game, played.set_id, played.rotation, played.seed,
                  json.dumps(played.variant), len(played.bot_ids), played.end_reason, played.decisions,
                  played.seconds, self._relative(record_path), json.dumps(played.summary, default=str),
-                 now_iso()),
+                 now_iso(), *deal),
             )
             reasons = strike_reasons(played.record, len(played.bot_ids))
             for seat, bot_id in enumerate(played.bot_ids):
@@ -474,14 +520,6 @@ class Store:
         if not rows or rows[0]["record_path"] is None:
             return None
         return self.root / rows[0]["record_path"]
-
-    def set_unfinished(self, match_id: str) -> bool:
-        """Whether a seat rotation of the stored match's duplicate set is
-        still planned: its record then shows the deal of a match to come."""
-        row = self._conn.execute(
-            "SELECT 1 FROM matches m JOIN planned p ON p.set_id = m.set_id WHERE m.match_id = ? LIMIT 1", (match_id,)
-        ).fetchone()
-        return row is not None
 
     def match_count(self, game: str | None = None) -> int:
         if game is None:

@@ -163,8 +163,15 @@ def run_match(
     record_path: Path | None = None,
     match_id: str | None = None,
     on_event: Callable[[Any], None] | None = None,
+    reveal_seed: bool = True,
 ) -> MatchResult:
     """Play one match; seat i is played by bots[i].
+
+    `reveal_seed=False` keeps the seed and salt out of MatchEnd (the record
+    still holds them): a ladder deals one seed to every seat rotation of a
+    duplicate set, so a bot told it after one rotation would know every
+    hidden card of the next; the ladder reveals it once the set is over
+    (docs/records.md, "A ladder's deals").
 
     `on_event` receives every record line (a dict, see docs/records.md) as it
     is written. Raises ValueError for an unknown game, variant or seat
@@ -175,7 +182,7 @@ def run_match(
     rules.check_seats(len(bots))
     full_variant = rules.check_variant(variant)
     match = _Match(rules.name, bots, seed, full_variant, time_control,
-                   match_id or uuid.uuid4().hex[:12], record_path)
+                   match_id or uuid.uuid4().hex[:12], record_path, reveal_seed)
     try:
         with RecordWriter(record_path, on_event) as writer:
             return match.run(writer)
@@ -265,7 +272,7 @@ class _Seat:
 class _Match:
     def __init__(
         self, game: str, bots: Sequence[BotProcess], seed: int, variant: dict[str, str],
-        time_control: TimeControl, match_id: str, record_path: Path | None,
+        time_control: TimeControl, match_id: str, record_path: Path | None, reveal_seed: bool = True,
     ) -> None:
         self.rules = load_game(game)
         self.seed = seed
@@ -273,6 +280,7 @@ class _Match:
         self.tc = time_control
         self.match_id = match_id
         self.record_path = record_path
+        self.reveal_seed = reveal_seed
         self.seats = [_Seat(i, bot, time_control.time_bank) for i, bot in enumerate(bots)]
         self.fallback_rng = random.Random(derive_seed(seed, FALLBACK_STREAM))
         self.seed_salt = fairness.new_salt()
@@ -505,7 +513,10 @@ class _Match:
                 if seat.forfeit is None:
                     self._flush(seat)
                 try:
-                    seat.bot.client.end_match(final, outcome.reason, self.seed, self.seed_salt)
+                    if self.reveal_seed:
+                        seat.bot.client.end_match(final, outcome.reason, self.seed, self.seed_salt)
+                    else:
+                        seat.bot.client.end_match(final, outcome.reason)
                 except BotFault as fault:  # the match is over; it changes nothing
                     log.info("match %s: end of match not delivered to seat %d: %s",
                              self.match_id, seat.seat, fault.detail)

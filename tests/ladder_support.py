@@ -32,8 +32,10 @@ def add_bots(store: Store, names: Sequence[str], game: str = "gnadenlos") -> lis
 @dataclass
 class FakeRunner:
     """Ranks the seats by a fixed strength per bot id plus luck drawn from
-    the deal (seed): the same deal gives each bot the same luck whatever
-    its seat, as a duplicate deal should."""
+    the set (its id, which the matchmaking's seed fixes; the deal seed
+    comes from the ladder's secret seed chain, so it differs every run):
+    the same set gives each bot the same luck whatever its seat, as a
+    duplicate deal should."""
 
     strength: dict[int, float] = field(default_factory=dict)
     luck: float = 1.0
@@ -51,7 +53,7 @@ class FakeRunner:
         pending = self.failures.get(task.match_id)
         if pending:
             raise NotRated(pending.pop(0), "injected by the test")
-        rng = random.Random(task.seed)
+        rng = random.Random(task.set_id)
         draws = {b: rng.random() for b in sorted(task.bot_ids)}
         score = [self.strength.get(b, 0.0) + self.luck * draws[b] for b in task.bot_ids]
         order = sorted(range(len(score)), key=lambda s: -score[s])

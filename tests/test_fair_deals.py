@@ -75,3 +75,27 @@ def test_referee_verify_passes_a_fair_record_and_names_what_is_wrong_in_a_doctor
     (tmp_path / "cut.jsonl").write_text("\n".join(lines[:-1]) + "\n")  # the reveal is in the footer
     cut = CliRunner().invoke(cli, ["verify", str(tmp_path / "cut.jsonl")])
     assert cut.exit_code == 1 and "no footer" in cut.output
+
+
+def test_a_ladder_match_keeps_the_seed_out_of_match_end(tmp_path: Path) -> None:
+    """The ladder deals one seed to every rotation of a duplicate set: a bot
+    told it at the end of one rotation would know the next one's hidden
+    cards. `reveal_seed=False` (the ladder's runner) withholds it; the
+    record keeps seed and salt for the ladder's later reveal."""
+    checker = BotProcess.start([sys.executable, str(BOTS / "fair_deal_checker.py")], label="checker",
+                               log_path=tmp_path / "checker.log", expose=[BOTS])
+    bots = [checker, *start_bots([RANDOM, RANDOM], ["random-1", "random-2"])]
+    try:
+        run_match("gnadenlos", bots, seed=123456789, time_control=TimeControl(move_time=0.5),
+                  record_path=tmp_path / "match.jsonl", reveal_seed=False)
+    finally:
+        deadline = time.monotonic() + 10
+        while "revealed" not in (tmp_path / "checker.log").read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for bot in bots:
+            bot.close()
+    log = (tmp_path / "checker.log").read_text()
+    assert "revealed seed None fair False" in log and "123456789" not in log
+    record = read_record(tmp_path / "match.jsonl")
+    assert record.footer is not None and fairness.verify(
+        bytes.fromhex(record.header["seed_commitment"]), 123456789, bytes.fromhex(record.footer["seed_salt"]))

@@ -81,6 +81,11 @@ def test_an_unsettled_ladder_exits_3_naming_its_open_pairs(tmp_path: Path) -> No
     assert result.exit_code == EXIT_UNSETTLED, result.output
     assert "not stable: the budget of 3 matches ran out; unsettled pairs:" in result.output
     assert "more shared sets" in result.output and "vs next" in result.output
+    committed = result.output.index("deals committed: seed chain 1 of 3 sets, commitment ")
+    assert committed < result.output.index("played 3 matches")
+    assert "deals revealed: seed chain 1, its ladder seed" in result.output  # the one 3-seat set is finished
+    audit = CliRunner().invoke(cli, ["ladder-audit", "--db", str(db)])  # real records: seeds, commitments, salts
+    assert audit.exit_code == 0 and "verified: 3 matches revealed and checked" in audit.output, audit.output
 
     result = CliRunner().invoke(cli, ["ladder", "--versus", "alpha", "beta@v1", *common], catch_exceptions=False)
     assert result.exit_code == EXIT_UNSETTLED, result.output

@@ -191,7 +191,8 @@ def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool]
             time.sleep(ROSTER_WAIT)
             continue
         try:
-            status = Ladder(store, make_pool(), config, on_update=update, on_warning=echo).run()
+            status = Ladder(store, make_pool(), config, on_update=update, on_warning=echo,
+                            on_commit=lambda commitment: echo(commitment.text)).run()
         except LadderError as exc:  # matches keep failing: say so, pause, start again
             echo(f"the ladder stopped: {safe_line(exc, MESSAGE_LIMIT)}; starting again in {FAILURE_PAUSE:g}s")
             time.sleep(FAILURE_PAUSE)

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "bots": "ladder.cli:bots",
     "ladder": "ladder.cli:ladder",
     "table": "ladder.cli:table",
+    "ladder-audit": "ladder.audit_cli:ladder_audit",
     "logs": "ladder.cli:logs",
     "serve": "ladder.service.cli:serve",
     "token": "ladder.service.cli:token",
