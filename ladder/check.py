@@ -148,7 +148,7 @@ def check(path: Path, options: CheckOptions) -> CheckReport:
         _check(path, place, log, options, report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-        if not report.passed and log.exists():
+        if not report.passed and log.exists() and log.stat().st_size:
             report.log, report.log_tail = str(log), [place.unstaged(line) for line in last_lines(log)]
         elif options.log_dir is None:
             shutil.rmtree(logs, ignore_errors=True)
@@ -201,8 +201,9 @@ def _start_failed(detail: str, options: CheckOptions, mismatch: bool, report: Ch
 
 def _started(bot: BotProcess, seconds: float, options: CheckOptions, report: CheckReport) -> None:
     info = bot.info
-    report.bot = {"name": info.name, "version": info.version, "protocol_version": info.protocol_version,
-                  "games": list(info.games), "start_seconds": round(seconds, 3)}
+    report.bot = {"name": safe_line(info.name), "version": safe_line(info.version),
+                  "protocol_version": info.protocol_version, "games": [safe_line(game) for game in info.games],
+                  "start_seconds": round(seconds, 3)}
     report.add("start", OK, f"answered health and the handshake in {_seconds(seconds)} "
                f"(start-up timeout {format_duration(options.startup_timeout)})")
     if seconds > SLOW_START_SHARE * options.startup_timeout:

@@ -33,8 +33,8 @@ from botsdk.contract import TimeControl, milliseconds
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 from referee.games import Event, Game, State, load_game
-from referee.games.base import Outcome, derive_seed
-from referee.match import FORFEIT_CRASHED, STRIKE_LIMIT, Answer, collect, final_ranks, send_request
+from referee.games.base import derive_seed
+from referee.match import FORFEIT_CRASHED, STRIKE_LIMIT, Answer, collect, send_request
 from referee.process import BotProcess
 from referee.protocol import codec as wire
 from referee.protocol.faults import BotFault
@@ -137,23 +137,24 @@ class _Match:
         if not self.out:
             self._flush()
             outcome = state.outcome()
-            ranks = final_ranks(outcome.ranks, frozenset())
-            self.bot.client.end_match(Outcome(outcome.reason, ranks, outcome.detail), outcome.reason,
-                                      self.seed, salt)
+            self.bot.client.end_match(outcome, outcome.reason, self.seed, salt)
 
     def _start(self, state: State, commitment: bytes) -> None:
         names = [OPPONENT] * self.seats
         names[self.seat] = self.bot.info.name
-        start = dict(match_id=f"check-{uuid.uuid4().hex[:8]}", game=self.game.name,
-                     variant=self.game.check_variant({}), seat=self.seat, num_seats=self.seats,
-                     seat_names=names, observation=state.observe(self.seat), seed_commitment=commitment)
+        match_id, variant, observation = f"check-{uuid.uuid4().hex[:8]}", self.game.check_variant({}), \
+            state.observe(self.seat)
         self.probe.sent("match_start", wire.match_start_message(
-            self.codec, time_control=self.tc.to_message(), **start).ByteSize())  # type: ignore[arg-type]
+            self.codec, match_id=match_id, game=self.game.name, variant=variant, seat=self.seat,
+            num_seats=self.seats, seat_names=names, time_control=self.tc.to_message(), observation=observation,
+            seed_commitment=commitment).ByteSize())
         for other, player in self.others.items():
             player.start(state, other)
         self.bot.begin_match()
         try:
-            self.bot.client.start_match(time_control=self.tc, **start)  # type: ignore[arg-type]
+            self.bot.client.start_match(
+                match_id=match_id, game=self.game.name, variant=variant, seat=self.seat, num_seats=self.seats,
+                seat_names=names, time_control=self.tc, observation=observation, seed_commitment=commitment)
         except BotFault as fault:
             self._forfeit(fault.reason, fault.detail)
 

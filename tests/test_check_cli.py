@@ -7,7 +7,6 @@ bots of tests/bots."""
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,7 +52,10 @@ def bot_folder(path: Path, source: str, command: str = "python bot.py", games: s
 
 
 def check(path: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["check", str(path), "--decisions", "5", *args])
+    """`referee check PATH`; the log of a failing bot goes beside its folder
+    (tests leave nothing in /tmp), unless the test gives --log-dir itself."""
+    logs = [] if "--log-dir" in args else ["--log-dir", str(path.parent / "logs")]
+    return CliRunner().invoke(cli, ["check", str(path), "--decisions", "5", *logs, *args])
 
 
 def report(result: Result) -> dict[str, Any]:
@@ -139,14 +141,13 @@ def test_a_file_the_jail_does_not_show_is_named_with_the_fix(tmp_path: Path) -> 
 
 def test_a_crash_fails_with_the_bots_last_lines_escaped(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path / "crash", CRASHES_WITH_LAST_WORDS)
-    result = check(folder)
+    result = check(folder, "--log-dir", str(tmp_path / "kept"))
     assert result.exit_code == 1
     assert "crashed answer" in result.stdout and "exit code 7" in result.stdout
     assert "cannot go on: \\x1b[31mred alert" in result.stdout and "\x1b[31m" not in result.stdout
     log = next(line for line in result.stdout.splitlines() if line.startswith("the bot's last lines of output"))
-    kept = Path(log.split("(", 1)[1].rstrip("):"))
-    assert kept.is_file()  # the log of a failed check is kept
-    shutil.rmtree(kept.parent)
+    assert Path(log.split("(", 1)[1].rstrip("):")) == tmp_path / "kept" / "bot.log"
+    assert "red alert" in (tmp_path / "kept" / "bot.log").read_text()  # the log of a failed check is kept
 
 
 def test_what_submit_refuses_check_refuses(tmp_path: Path) -> None:
