@@ -15,17 +15,33 @@ from referee.games.conformance import ConformanceError, check_choices, check_gam
 
 def _cases() -> list[tuple[str, int, dict[str, str] | None]]:
     """(game, seats, variant): the default rules at every seat count, and each
-    non-default variant value at the smallest and largest table."""
+    non-default variant value (with the option it requires, if any) at the
+    smallest and largest table; then EXTRA_VARIANTS."""
     cases: list[tuple[str, int, dict[str, str] | None]] = []
     for name in game_names():
         game = load_game(name)
         for seats in range(game.min_seats, game.max_seats + 1):
             cases.append((name, seats, None))
+        variants: list[dict[str, str]] = []
         for option, values in game.variant_options.items():
-            for value in values[1:]:
-                for seats in sorted({game.min_seats, game.max_seats}):
-                    cases.append((name, seats, {option: value}))
+            need = game.variant_requires.get(option)
+            for value in values[1:] if need is None else values:
+                variants.append({option: value, **dict([need] if need else [])})
+        for variant in variants + EXTRA_VARIANTS.get(name, []):
+            for seats in sorted({game.min_seats, game.max_seats}):
+                cases.append((name, seats, variant))
     return cases
+
+
+EXTRA_VARIANTS = {
+    "gnadenlos": [
+        # G-6.7 with every option away from its default, with G-5.11 and the
+        # advanced setup (whose opening auction G-6.7 leaves unchanged).
+        {"auction": "single", "auction_order": "best", "auction_buy_limit": "many", "gunfight_opt_out": "soft"},
+        {"auction": "single", "auction_order": "best", "setup": "advanced"},
+    ],
+}
+"""Combinations of options checked besides each option alone."""
 
 
 @pytest.mark.parametrize(("name", "seats", "variant"), _cases())

@@ -96,7 +96,9 @@ def test_a_commitment_whose_deciders_hold_no_adventurers_is_refused_G_5_4() -> N
 @pytest.mark.parametrize(
     ("base", "fields", "field", "rule"),
     [
-        (TURN, {"variant": {"setup": "advance"}}, "variant.setup", "G-2.6, G-5.10"),
+        (TURN, {"variant": {"setup": "advance"}}, "variant.setup", "G-2.6"),
+        (TURN, {"variant": {"auction_order": "best"}}, "variant.auction_order", "G-6.7.1"),
+        (TURN, {"variant": {"gunfight_opt_out": "hard"}}, "variant.gunfight_opt_out", "G-5.10, G-5.11"),
         (TURN, {"seats": 5}, "seats", "G-1"),
         (TURN, {"vultures": [3, 0, 0]}, "vultures[0]", "G-9.1"),
         (TURN, {"undertaker": 8}, "undertaker", "G-1"),

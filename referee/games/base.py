@@ -197,23 +197,47 @@ class Game(abc.ABC):
     rules_version: ClassVar[str]
     variant_options: ClassVar[Mapping[str, tuple[str, ...]]]
     """Each variant option and its allowed values; the first is the default."""
+    variant_requires: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    """Options that exist only under another option's value: option -> (that
+    option, its value). Such an option is left out of the full variant unless
+    its requirement holds, and naming it otherwise is refused."""
     observation_type: ClassVar[type[Observation]]
 
     def check_variant(self, variant: Mapping[str, str] | None) -> dict[str, str]:
-        """The full variant (defaults filled in). Raises ValueError for an
-        unknown option or value."""
-        full = {name: values[0] for name, values in self.variant_options.items()}
-        for key, value in (variant or {}).items():
+        """The full variant (defaults filled in, options whose requirement
+        does not hold left out). Raises ValueError for an unknown option or
+        value, or an option named without its requirement, listing what is
+        allowed."""
+        given = dict(variant or {})
+        for key, value in given.items():
             if key not in self.variant_options:
                 raise ValueError(
-                    f"{self.name} has no variant option {key!r}; options: {sorted(self.variant_options)}"
+                    f"{self.name} has no variant option {key!r}; the options are {self.describe_variants()}"
                 )
             if value not in self.variant_options[key]:
                 raise ValueError(
                     f"variant {key} must be one of {list(self.variant_options[key])}, not {value!r}"
                 )
-            full[key] = value
+        full = {name: given.get(name, values[0]) for name, values in self.variant_options.items()}
+        for key, (needs, value) in self.variant_requires.items():
+            if full[needs] == value:
+                continue
+            if key in given:
+                raise ValueError(
+                    f"variant {key} applies only with {needs}={value}, not {needs}={full[needs]}: "
+                    f"add {needs}={value} or leave {key} out; the options are {self.describe_variants()}"
+                )
+            del full[key]
         return full
+
+    def describe_variants(self) -> str:
+        """Every option and its values, default first, with its requirement:
+        what an error message offers instead of a bad variant."""
+        parts = []
+        for name, values in self.variant_options.items():
+            need = self.variant_requires.get(name)
+            parts.append(f"{name}={'|'.join(values)}" + (f" (with {need[0]}={need[1]})" if need else ""))
+        return ", ".join(parts) if parts else "none"
 
     def check_seats(self, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:

@@ -121,7 +121,35 @@ class Pick(Action):
         return {"type": "pick", "cards": list(self.cards)}
 
 
-GnadenlosAction = Commit | OptOut | Take | Refill | Buy | FinalBuy | Bid | Pick
+@dataclass(frozen=True, slots=True)
+class BidPosition(Action):
+    """G-6.7.2 (variant auction=single): the active player bids first, or last,
+    in the coming card's auction."""
+
+    first: bool
+
+    def __str__(self) -> str:
+        return f"bid-position {'first' if self.first else 'last'}"
+
+    def to_json(self) -> Any:
+        return {"type": "bid_position", "first": self.first}
+
+
+@dataclass(frozen=True, slots=True)
+class Order(Action):
+    """G-6.7.1 (variant auction=single, auction_order=best): of the tied
+    cards, this one (by id) is auctioned next."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"order {self.card}"
+
+    def to_json(self) -> Any:
+        return {"type": "order", "card": self.card}
+
+
+GnadenlosAction = Commit | OptOut | Take | Refill | Buy | FinalBuy | Bid | Pick | BidPosition | Order
 
 
 def make_bid(ious: list[Iou] | tuple[Iou, ...]) -> Bid:
@@ -155,6 +183,10 @@ def parse_action(text: str) -> GnadenlosAction:
         return FinalBuy(*_ints(rest, 1, text))
     if head == "pick" and rest:
         return Pick(tuple(_ints(rest, len(rest), text)))
+    if head == "bid-position" and rest in (["first"], ["last"]):
+        return BidPosition(rest == ["first"])
+    if head == "order":
+        return Order(*_ints(rest, 1, text))
     if head == "bid" and rest:
         ious: list[Iou] = []
         for word in rest:
@@ -187,6 +219,13 @@ def action_from_json(obj: Any) -> GnadenlosAction:
             return make_bid([(int(c), int(v)) for c, v in obj["ious"]])
         if kind == "pick":
             return Pick(tuple(int(c) for c in obj["cards"]))
+        if kind == "bid_position":
+            first = obj["first"]
+            if not isinstance(first, bool):
+                raise ValueError(f"first must be true or false, not {first!r}")
+            return BidPosition(first)
+        if kind == "order":
+            return Order(int(obj["card"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise InvalidActionError(f"malformed action {obj!r}: {exc}") from None
     raise InvalidActionError(f"unknown action type in {obj!r}")

@@ -125,3 +125,13 @@ RATINGS: dict[str, tuple[int, ...]] = {
 """Ratings by kind, indexed by adventurer id (the hot path reads these)."""
 
 COLOUR_NAMES = ("red", "green", "blue", "yellow")
+
+
+def _auction_value(card: Adventurer) -> int:
+    ratings = (card.gold, card.gun, card.poker)
+    return sum(ratings) + max(ratings)
+
+
+AUCTION_VALUE: tuple[int, ...] = tuple(_auction_value(a) for a in ADVENTURERS)
+"""G-6.7.1: an adventurer's value for the auction order `best`: twice its best
+rating plus its other two (Gamblin Jay 4/5/6: 21), indexed by id."""

@@ -41,6 +41,7 @@ class GnadenlosConfig:
     vulture_penalty: int = 5
     vultures_to_lose: int = 3
     opt_out_penalty: int = 1
+    spared_penalty: int = 1
     stall_rounds: int = 1
     turn_limit: int = 400
     poker_sections: tuple[PokerSection, ...] = (

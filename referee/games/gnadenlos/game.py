@@ -1,4 +1,4 @@
-"""The Gnadenlos! game: rule set, variants and the factory of states (G-2, G-2.6, G-5.10)."""
+"""The Gnadenlos! game: rule set, variants and the factory of states (G-2, G-2.6, G-5.10, G-5.11, G-6.7)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from referee.games.gnadenlos.determinize import determinize
 from referee.games.gnadenlos.observation import GnadenlosObservation
 from referee.games.gnadenlos.serialize import state_from_json
 from referee.games.gnadenlos.state import GnadenlosState
+from referee.games.gnadenlos.variants import VARIANT_OPTIONS, VARIANT_REQUIRES
 
 
 class Gnadenlos(Game):
@@ -23,10 +24,8 @@ class Gnadenlos(Game):
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = 4
     rules_version: ClassVar[str] = RULES_VERSION
-    variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        "setup": ("standard", "advanced"),
-        "gunfight_opt_out": ("off", "on"),
-    }
+    variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = VARIANT_OPTIONS
+    variant_requires: ClassVar[Mapping[str, tuple[str, str]]] = VARIANT_REQUIRES
     observation_type = GnadenlosObservation
 
     def __init__(self, config: GnadenlosConfig = DEFAULT_CONFIG) -> None:

@@ -170,6 +170,13 @@ _GNADENLOS_EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], Text]]
     "bid": lambda d, n: _line(_s(d, n), " bids ", _ious(d["ious"]), f" (total {d['total']})"),
     "bid_returned": lambda d, n: _line(_s(d, n), " gets nothing and takes the bid back"),
     "picked": lambda d, n: _line(_s(d, n), " picks ", ", ".join(adventurer(c) for c in d["cards"])),
+    "ordered": lambda d, n: _line(_s(d, n), f" puts {adventurer(d['card'])} at place {d['place'] + 1} of the auction"),
+    "auction_order": lambda d, n: _line("auction order: ", ", ".join(adventurer(c) for c in d["cards"])),
+    "lot": lambda d, n: _line("on offer: ", (adventurer(d["card"]), "bold"), ", bidders ",
+                              Text(", ").join(seat_label(s, n) for s in d["bidders"])),
+    "bid_position": lambda d, n: _line(_s(d, n), " bids ", "first" if d["first"] else "last"),
+    "lot_discarded": lambda d, n: _line(f"nobody may buy {adventurer(d['card'])}: discarded"),
+    "spared": lambda d, n: _line(_s(d, n), f" is spared (someone opted out) and keeps {adventurer(d['card'])}"),
     "payday": lambda d, n: _line(("payday", "bold")),
     "die_rolled": lambda d, n: _line(f"die: {d['face']}"),
     "iou_turned_up": lambda d, n: _line(f"row {d['row'] + 1} column {d['col'] + 1} turned up: ", iou_text(*d["iou"])),
@@ -198,6 +205,10 @@ def _action(action: Json) -> str:
         return f"{'final-' if kind == 'final_buy' else ''}buys {action['steps']}"
     if kind == "opt_out":
         return "opts out"
+    if kind == "bid_position":
+        return "bids " + ("first" if action["first"] else "last")
+    if kind == "order":
+        return f"puts {adventurer(action['card'])} next"
     return str(action)
 
 

@@ -22,10 +22,12 @@ from referee.games.gnadenlos.cards import EVENT_DECK, IOU_COLOUR, IOU_VALUE, IOU
 from referee.games.gnadenlos.config import RULES_VERSION, GnadenlosConfig
 from referee.games.gnadenlos.state import (
     BID,
+    BID_POSITION,
     BUY,
     COMMIT,
     FINAL_BUY,
     NO_COMMIT,
+    ORDER,
     OVER,
     PICK,
     REFILL,
@@ -33,11 +35,10 @@ from referee.games.gnadenlos.state import (
     GnadenlosState,
 )
 from referee.games.gnadenlos.validate import check_choices, check_state
+from referee.games.gnadenlos.variants import VARIANT_RULE, VARIANT_RULES, flags_variant, set_flags
 from referee.games.scenario import ScenarioError
 
-PHASES = (COMMIT, TAKE, REFILL, BUY, BID, PICK, FINAL_BUY, OVER)
-VARIANT = {"setup": ("standard", "advanced"), "gunfight_opt_out": ("off", "on")}
-"""The variant options the engine implements (G-2.6, G-5.10), the default first."""
+PHASES = (COMMIT, TAKE, REFILL, BUY, BID, PICK, BID_POSITION, ORDER, FINAL_BUY, OVER)
 FIXABLE = {"die": "G-8.2", "events": "G-5.3", "adventurers": "G-6.1"}
 """The chance a scenario may fix in advance (docs/engine.md, Fixing chance), with its rule."""
 
@@ -68,10 +69,7 @@ def state_to_json(state: GnadenlosState) -> dict[str, Any]:
         "game": "gnadenlos",
         "rules_version": RULES_VERSION,
         "seats": n,
-        "variant": {
-            "setup": "advanced" if state.advanced else "standard",
-            "gunfight_opt_out": "on" if state.opt_out_variant else "off",
-        },
+        "variant": flags_variant(state),
         "seed": state.seed,
         "streams": {
             "adventurers": state.rng_adv.to_json(),
@@ -111,6 +109,8 @@ def state_to_json(state: GnadenlosState) -> dict[str, Any]:
         "bid_pos": state.bid_pos,
         "pick_order": list(state.pick_order),
         "pick_pos": state.pick_pos,
+        "ordered": state.ordered,
+        "bought": list(state.bought),
         "final_order": list(state.final_order),
         "final_pos": state.final_pos,
         "end_reason": state.end_reason,
@@ -134,9 +134,7 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
         raise ScenarioError("seats", f"{n}: Gnadenlos! is played by 3 or 4", "G-1")
     everyone = (1 << n) - 1
     state.cfg = cfg
-    variant = _read_variant(obj.get("variant", {}))
-    state.advanced = variant["setup"] == "advanced"
-    state.opt_out_variant = variant["gunfight_opt_out"] == "on"
+    set_flags(state, _read_variant(obj.get("variant", {})))
     state.seed = int(obj.get("seed", 0))
     streams = obj.get("streams", {})
     for attr, name in (("rng_adv", "adventurers"), ("rng_event", "events"), ("rng_die", "die")):
@@ -177,6 +175,8 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     state.bid_pos = int(obj.get("bid_pos", 0))
     state.pick_order = list(obj.get("pick_order", []))
     state.pick_pos = int(obj.get("pick_pos", 0))
+    state.ordered = int(obj.get("ordered", len(state.units) if state.single_auction else 0))
+    state.bought = list(obj.get("bought", []))
     state.final_order = list(obj.get("final_order", []))
     state.final_pos = int(obj.get("final_pos", 0))
     state.end_reason = obj.get("end_reason", "")
@@ -192,17 +192,16 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
 
 
 def _read_variant(obj: Any) -> dict[str, str]:
-    """G-2.6, G-5.10: the options the engine implements; anything else is refused, not ignored."""
+    """The options the engine implements (variants.py), checked as the game
+    checks a match's variant; anything else is refused, not ignored."""
     if not isinstance(obj, dict):
-        raise ScenarioError("variant", f"{obj!r}: an object of options", "G-2.6, G-5.10")
-    variant = {key: values[0] for key, values in VARIANT.items()}
-    for key, value in obj.items():
-        if key not in VARIANT:
-            raise ScenarioError(f"variant.{key}", f"the options are {sorted(VARIANT)}", "G-2.6, G-5.10")
-        if value not in VARIANT[key]:
-            raise ScenarioError(f"variant.{key}", f"{value!r}: one of {list(VARIANT[key])}", "G-2.6, G-5.10")
-        variant[key] = value
-    return variant
+        raise ScenarioError("variant", f"{obj!r}: an object of options", VARIANT_RULES)
+    for key in obj:
+        try:
+            GnadenlosState.game.check_variant({key: obj[key], **{k: v for k, v in obj.items() if k == "auction"}})
+        except ValueError as exc:
+            raise ScenarioError(f"variant.{key}", str(exc), VARIANT_RULE.get(key, VARIANT_RULES)) from None
+    return GnadenlosState.game.check_variant(obj)
 
 
 def _read_chance(obj: Any) -> dict[str, list[Any]]:

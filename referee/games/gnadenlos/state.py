@@ -32,15 +32,18 @@ from referee.games.gnadenlos import market as mk
 from referee.games.scenario import fixed_shuffle, next_fixed
 from referee.games.gnadenlos.actions import (
     Bid,
+    BidPosition,
     Buy,
     Commit,
     FinalBuy,
     OptOut,
+    Order,
     Pick,
     Refill,
     Take,
 )
 from referee.games.gnadenlos.cards import (
+    AUCTION_VALUE,
     EVENT_DECK,
     IOU_COLOUR,
     IOU_SETUP_GIVE_UP,
@@ -54,6 +57,7 @@ from referee.games.gnadenlos.cards import (
 )
 from referee.games.gnadenlos.config import DEFAULT_CONFIG, GnadenlosConfig
 from referee.games.gnadenlos.observation import GnadenlosObservation, observe
+from referee.games.gnadenlos.variants import set_flags
 
 
 # Decision phases; None means the machine is running automatic steps.
@@ -64,6 +68,8 @@ BUY = "buy"
 BID = "bid"
 PICK = "pick"
 FINAL_BUY = "final_buy"
+BID_POSITION = "bid_position"
+ORDER = "order"
 OVER = "over"
 
 NO_COMMIT = -2
@@ -133,6 +139,10 @@ class GnadenlosState(State):
         self.n = 0
         self.advanced = False
         self.opt_out_variant = False
+        self.opt_out_soft = False
+        self.single_auction = False
+        self.order_best = False
+        self.buy_limit_one = False
         self.seed = 0
         self.rng_adv = ChanceStream(0)
         self.rng_event = ChanceStream(0)
@@ -171,6 +181,11 @@ class GnadenlosState(State):
         self.bids: list[tuple[int, ...] | None] = []
         self.pick_order: list[Seat] = []
         self.pick_pos = 0
+        self.ordered = 0
+        """G-6.7.1: how many of `units` (the single auction's cards, in order)
+        have their place fixed; the rest await the active player's `order`."""
+        self.bought: list[Seat] = []
+        """G-6.7.4: the seats that bought a card in this phase-3 auction."""
         self.final_order: list[Seat] = []
         self.final_pos = 0
         self.end_reason = ""
@@ -191,8 +206,7 @@ class GnadenlosState(State):
     def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig) -> None:
         """G-2: deal a new match; every chance outcome is logged for the record."""
         self.cfg, self.n, self.seed = cfg, seats, seed
-        self.advanced = variant.get("setup") == "advanced"
-        self.opt_out_variant = variant.get("gunfight_opt_out") == "on"
+        set_flags(self, variant)
         self.rng_adv = ChanceStream(derive_seed(seed, "adventurers"))
         self.rng_event = ChanceStream(derive_seed(seed, "events"))
         self.rng_die = ChanceStream(derive_seed(seed, "die"))
@@ -304,6 +318,10 @@ class GnadenlosState(State):
             return tuple(Pick(u) for u in self.units)
         if phase == FINAL_BUY:
             return tuple(FinalBuy(k) for k in range(min(self.cfg.max_final_buy, self.nuggets[seat]) + 1))
+        if phase == BID_POSITION:
+            return (BidPosition(True), BidPosition(False))
+        if phase == ORDER:
+            return tuple(Order(c) for c in self.order_choices())
         raise AssertionError(phase)
 
     def commit_choices(self, seat: Seat) -> tuple[Any, ...]:
@@ -362,6 +380,10 @@ class GnadenlosState(State):
         new.n = self.n
         new.advanced = self.advanced
         new.opt_out_variant = self.opt_out_variant
+        new.opt_out_soft = self.opt_out_soft
+        new.single_auction = self.single_auction
+        new.order_best = self.order_best
+        new.buy_limit_one = self.buy_limit_one
         new.seed = self.seed
         new.rng_adv = self.rng_adv.copy()
         new.rng_event = self.rng_event.copy()
@@ -398,6 +420,8 @@ class GnadenlosState(State):
         new.bids = self.bids[:]
         new.pick_order = self.pick_order[:]
         new.pick_pos = self.pick_pos
+        new.ordered = self.ordered
+        new.bought = self.bought[:]
         new.final_order = self.final_order[:]
         new.final_pos = self.final_pos
         new.end_reason = self.end_reason
@@ -614,13 +638,19 @@ class GnadenlosState(State):
         players = [s for s in self.participants if self.commits[s] >= 0]
         best = max((rating[self.commits[s]] for s in players), default=None)
         void = len(players) < 2 or all(rating[self.commits[s]] == best for s in players)
+        spared = self.opt_out_soft and OPTED_OUT in self.commits
         for seat in players:
             card = self.commits[seat]
-            if not void and (rating[card] == best or seat in self.shot):
+            if void:
+                self.adv_hands[seat].append(card)
+            elif rating[card] == best or (seat in self.shot and not spared):
                 self.adv_discard.append(card)
                 self._log("adventurer_discarded", self._all, seat=seat, card=card)
             else:
                 self.adv_hands[seat].append(card)
+                if seat in self.shot:  # G-5.11: a step back instead of the shot
+                    self._log("spared", self._all, seat=seat, card=card)
+                    self._move(seat, -self.cfg.spared_penalty)
         self.commits = [NO_COMMIT] * self.n
         self.participants, self.deciding, self.shot = [], [], []
         self.event = -1
@@ -665,6 +695,11 @@ class GnadenlosState(State):
             return
         self.activity = True
         self.units = [(c,) for c in cards]
+        if self.single_auction:
+            self.ordered = len(cards) if not self.order_best else 0
+            self.bought = []
+            self._then("order", "lot", "payday_check")  # G-6.7.5: then the payday check
+            return
         self._start_bidding()
         self._then("bid", "picks", "payday_check")
 
@@ -674,7 +709,7 @@ class GnadenlosState(State):
         self.bids = [None] * self.n
 
     def _step_bid(self) -> None:
-        if self.bid_pos == self.n:
+        if self.bid_pos == len(self.bid_order):
             return
         seat = self.bid_order[self.bid_pos]
         options = self.bid_choices(seat)
@@ -731,10 +766,15 @@ class GnadenlosState(State):
             total = sum(IOU_VALUE[c] for c in bid) if bid else -1
             return -total, self.bid_order.index(seat)
 
-        return sorted(range(self.n), key=key)
+        return sorted(self.bid_order, key=key)
 
     def _step_picks(self) -> None:
-        """G-6.5: winners pick in rank order; the rest take their bids back."""
+        """G-6.5: winners pick in rank order; the rest take their bids back.
+        In a single-card auction (G-6.7, `ordered` counts its card) the card
+        is sold instead."""
+        if self.ordered:
+            self._sell()
+            return
         ranking = self._ranking()
         winners, losers = ranking[: len(self.units)], ranking[len(self.units) :]
         for seat in losers:
@@ -755,15 +795,97 @@ class GnadenlosState(State):
 
     def _apply_pick(self, seat: Seat, action: Pick) -> None:
         self.phase = None
-        self.units.remove(action.cards)
-        self.adv_hands[seat].extend(action.cards)
+        self._hand_over(seat, action.cards)
+        self.pick_pos += 1
+        self._then("pick")
+
+    def _hand_over(self, seat: Seat, cards: tuple[int, ...]) -> None:
+        """G-6.5, G-6.6: the buyer takes the lot, seen by all, and pays its bid."""
+        self.units.remove(cards)
+        self.adv_hands[seat].extend(cards)
         # G-6.4: bid cards go to the market in ascending value, colours in seat order.
         paid = sorted(self.bids[seat] or (), key=lambda c: (IOU_VALUE[c], IOU_COLOUR[c]))
         slots = [mk.place(self.market, card, self.cfg.market_columns) for card in paid]
         self.bids[seat] = None
-        self._log("picked", self._all, seat=seat, cards=list(action.cards), slots=[list(s) for s in slots])
-        self.pick_pos += 1
-        self._then("pick")
+        self._log("picked", self._all, seat=seat, cards=list(cards), slots=[list(s) for s in slots])
+
+    # --------------------------------------------- single-card auction (G-6.7)
+
+    def order_choices(self) -> list[int]:
+        """G-6.7.1: the cards not yet placed that share the highest value."""
+        rest = [unit[0] for unit in self.units[self.ordered:]]
+        top = max(AUCTION_VALUE[c] for c in rest)
+        return [c for c in rest if AUCTION_VALUE[c] == top]
+
+    def _step_order(self) -> None:
+        """G-6.7.1: fix the whole order before the first card's auction; the
+        active player picks among tied cards, one pick at a time."""
+        while self.ordered < len(self.units):
+            tied = self.order_choices()
+            if len(tied) > 1:
+                self._ask(ORDER)
+                return
+            self._place_next(tied[0])
+        self._log("auction_order", self._all, cards=[unit[0] for unit in self.units])
+
+    def _place_next(self, card: int) -> None:
+        """Put `card` at the next free place of the auction order."""
+        self.units.remove((card,))
+        self.units.insert(self.ordered, (card,))
+        self.ordered += 1
+
+    def _apply_order(self, seat: Seat, action: Order) -> None:
+        self.phase = None
+        self._place_next(action.card)
+        self._log("ordered", self._all, seat=seat, card=action.card, place=self.ordered - 1)
+        self._then("order")
+
+    def _step_lot(self) -> None:
+        """G-6.7.2 to G-6.7.4: the next card's own once-round auction."""
+        if not self.units:
+            self.ordered = 0
+            self.bought = []
+            return
+        card = self.units[0][0]
+        left = [(self.active + k) % self.n for k in range(1, self.n)]
+        bidders = [s for s in left + [self.active] if not (self.buy_limit_one and s in self.bought)]
+        self.bids = [None] * self.n
+        self.bid_pos = 0
+        if not bidders:  # G-6.7.4: nobody may buy it
+            self.units.pop(0)
+            self.ordered -= 1
+            self.adv_discard.append(card)
+            self._log("lot_discarded", self._all, card=card)
+            self._then("lot")
+            return
+        self.bid_order = bidders
+        self._log("lot", self._all, card=card, bidders=list(bidders))
+        if self.active in bidders and len(bidders) > 1:
+            self._ask(BID_POSITION)
+            return
+        self._then("bid", "picks")
+
+    def _apply_bid_position(self, seat: Seat, action: BidPosition) -> None:
+        """G-6.7.2: first or last; the others bid clockwise from the left."""
+        self.phase = None
+        others = [s for s in self.bid_order if s != seat]
+        self.bid_order = [seat] + others if action.first else others + [seat]
+        self._log("bid_position", self._all, seat=seat, first=action.first, bid_order=list(self.bid_order))
+        self._then("bid", "picks")
+
+    def _sell(self) -> None:
+        """G-6.7.3: the highest-ranked bidder (or passer) takes the card and
+        pays its bid into the market; the others take their bids back. Then
+        the next card (the step `lot`)."""
+        winner, *losers = self._ranking()
+        for seat in losers:
+            self.iou_hands[seat].extend(self.bids[seat] or ())
+            self._log("bid_returned", self._all, seat=seat)
+        self.ordered -= 1
+        self.bought.append(winner)
+        self._hand_over(winner, self.units[0])
+        self.bid_order, self.bids = [], [None] * self.n
+        self._then("lot")
 
     # -------------------------------------------------------------- paydays
 
@@ -895,6 +1017,8 @@ class GnadenlosState(State):
         BID: _apply_bid,
         PICK: _apply_pick,
         FINAL_BUY: _apply_final_buy,
+        BID_POSITION: _apply_bid_position,
+        ORDER: _apply_order,
     }
 
 

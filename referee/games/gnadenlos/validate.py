@@ -18,6 +18,7 @@ from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import EVENT_DECK, IOU_VALUE, NUM_ADVENTURERS, EventCard
 from referee.games.gnadenlos.state import (
     BID,
+    BID_POSITION,
     BUY,
     COMMIT,
     END_GOAL,
@@ -27,6 +28,7 @@ from referee.games.gnadenlos.state import (
     FINAL_BUY,
     NO_COMMIT,
     OPTED_OUT,
+    ORDER,
     OVER,
     PICK,
     REFILL,
@@ -161,9 +163,15 @@ def _check_market(state: GnadenlosState) -> None:
                             f"refilled before any other decision (phase {state.phase})", "G-3.4")
 
 
+AUCTION_STEPS = {"bid", "pick", "picks", "order", "lot"}
+"""The steps that run an auction (G-6, G-6.7)."""
+
+
 def _check_auction(state: GnadenlosState) -> None:
     """G-6: lots and bids exist only while an auction runs; bid totals differ."""
-    auction = state.phase in (BID, PICK) or (state.phase is None and {"bid", "pick", "picks"} & set(state.todo))
+    auction = state.phase in (BID, PICK, BID_POSITION, ORDER) or (
+        state.phase is None and bool(AUCTION_STEPS & set(state.todo)))
+    _check_single_auction(state, auction)
     if not auction:
         if state.units:
             raise ScenarioError("adventurers.units", f"revealed lots lie out only during an auction, not in "
@@ -181,6 +189,42 @@ def _check_auction(state: GnadenlosState) -> None:
         raise ScenarioError("ious.bids", f"totals {totals}: every bid's value differs from the earlier ones", "G-6.2")
     if any(bid is not None and len(bid) > 3 for bid in state.bids):
         raise ScenarioError("ious.bids", "a bid is 1 to 3 IOUs (an empty list is a pass)", "G-6.2")
+
+
+def _check_single_auction(state: GnadenlosState, auction: bool) -> None:
+    """G-6.7: the single-card auction's order and buyers, only under its variant."""
+    if not state.single_auction:
+        if state.phase in (BID_POSITION, ORDER) or state.ordered or state.bought:
+            raise ScenarioError("phase" if state.phase in (BID_POSITION, ORDER) else "ordered, bought",
+                                "the single-card auction's decisions and bookkeeping need the variant auction=single",
+                                "G-6.7")
+        return
+    if _opening_auction(state):
+        return  # G-6.7: the advanced setup's opening auction (G-2.6) is unchanged
+    if not auction and (state.ordered or state.bought):
+        raise ScenarioError("ordered, bought", f"0 and [] outside an auction, not in phase {state.phase}", "G-6.7")
+    if not 0 <= state.ordered <= len(state.units):
+        raise ScenarioError("ordered", f"{state.ordered}: 0 to the {len(state.units)} cards on offer", "G-6.7.1")
+    if state.ordered < len(state.units) and not (state.order_best and (state.phase == ORDER or "order" in state.todo)):
+        raise ScenarioError("ordered", f"{state.ordered} of {len(state.units)} cards placed: the whole order is "
+                            "fixed before the first card's auction (auction_order=best only)", "G-6.7.1")
+    if any(not 0 <= s < state.n for s in state.bought) or (
+            state.buy_limit_one and len(set(state.bought)) != len(state.bought)):
+        raise ScenarioError("bought", f"{state.bought}: seats, each once under auction_buy_limit=one", "G-6.7.4")
+    if state.phase == ORDER and not state.order_best:
+        raise ScenarioError("phase", "order is decided only under auction_order=best", "G-6.7.1")
+
+
+def _opening_auction(state: GnadenlosState) -> bool:
+    """G-2.6: the advanced setup's auction, the only one of pairs."""
+    return state.advanced and bool(state.units) and len(state.units[0]) == 2
+
+
+def single_bidders(state: GnadenlosState) -> list[int]:
+    """G-6.7.2, G-6.7.4: the seats taking part in the card's auction, clockwise
+    from the active player's left, the active player last."""
+    seats = [(state.active + k) % state.n for k in range(1, state.n + 1)]
+    return [s for s in seats if not (state.buy_limit_one and s in state.bought)]
 
 
 def _check_phase(state: GnadenlosState) -> None:
@@ -213,6 +257,15 @@ def _check_phase(state: GnadenlosState) -> None:
         _check_order_phase(state)
     elif phase == BID:
         _check_bidding(state)
+    elif phase == BID_POSITION:
+        bidders = single_bidders(state)
+        if state.bid_order != bidders or state.active not in bidders or len(bidders) < 2:
+            raise ScenarioError("bid_order", f"{state.bid_order}: the card's bidders clockwise from the active "
+                                f"player's left, the active one last, {bidders}, the active player and another "
+                                "among them", "G-6.7.2")
+        if state.bid_pos or any(b is not None for b in state.bids) or not state.units:
+            raise ScenarioError("ious.bids", "the bid position is chosen before any bid on a card on offer",
+                                "G-6.7.2")
     elif phase == PICK:
         if len(state.units) < 2:
             raise ScenarioError("adventurers.units", "a pick needs two lots at least; the engine hands over a "
@@ -242,17 +295,26 @@ def _check_order_phase(state: GnadenlosState) -> None:
 
 
 def _check_bidding(state: GnadenlosState) -> None:
-    """G-6.2, G-6.3: the bidding order from the active seat, bids so far, a real choice."""
+    """G-6.2, G-6.3, G-6.7.2: the bidding order, bids so far, a real choice."""
     n = state.n
     order = [(state.active + k) % n for k in range(n)]
-    if state.bid_order != order:
+    if state.single_auction and not _opening_auction(state):
+        bidders = single_bidders(state)
+        orders = [bidders, bidders[-1:] + bidders[:-1]] if state.active in bidders else [bidders]
+        if state.bid_order not in orders:
+            raise ScenarioError("bid_order", f"{state.bid_order}: the card's bidders clockwise from the active "
+                                f"player's left, the active one first or last: one of {orders}", "G-6.7.2")
+        order = state.bid_order
+    elif state.bid_order != order:
         raise ScenarioError("bid_order", f"{state.bid_order}: every seat from the active one clockwise, {order}",
                             "G-6.2")
-    if not 0 <= state.bid_pos < n:
-        raise ScenarioError("bid_pos", f"{state.bid_pos}: the index of the next bidder, 0 to {n - 1}", "G-6.2")
+    if not 0 <= state.bid_pos < len(order):
+        raise ScenarioError("bid_pos", f"{state.bid_pos}: the index of the next bidder, 0 to {len(order) - 1}",
+                            "G-6.2")
     if not state.units:
         raise ScenarioError("adventurers.units", "an auction needs revealed lots", "G-6.1")
-    for index, seat in enumerate(order):
+    for seat in range(n):
+        index = order.index(seat) if seat in order else n
         has_bid = state.bids[seat] is not None
         if has_bid != (index < state.bid_pos):
             raise ScenarioError(f"ious.bids[{seat}]", "the seats before bid_pos have bid (or passed, []), the "
