@@ -51,6 +51,10 @@ def print_audit(found: DealAudit) -> None:
         else:
             shown = "  no set finished yet: nothing revealed"
         console.print(shown, markup=False, highlight=False, soft_wrap=True)
+    if found.unplayed:
+        console.print("sets dealt but never played (their matches failed and were abandoned): "
+                      + ", ".join(f"chain {c} set {i}" for c, i in found.unplayed), markup=False, highlight=False,
+                      soft_wrap=True)
     for problem in found.problems:  # a record's contents are not ours to trust
         console.print(f"problem: {safe_line(problem)}", style="red", markup=False, highlight=False, soft_wrap=True)
     tail = (f"{len(found.revealed)} matches revealed and checked, {found.secret} still secret, "

@@ -108,6 +108,10 @@ class DealAudit:
     revealed: list[RevealedMatch] = field(default_factory=list)
     secret: int = 0
     unchained: int = 0
+    unplayed: list[tuple[int, int]] = field(default_factory=list)
+    """(chain, index) of revealed sets dealt but with no stored match (every
+    match of the set abandoned after failures): shown, so that no element
+    is skipped unseen."""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -118,7 +122,8 @@ class DealAudit:
         return {"verified": self.verified, "problems": self.problems,
                 "chains": [c.to_json() for c in self.chains],
                 "matches": [vars(m) for m in self.revealed],
-                "unrevealed_matches": self.secret, "matches_before_seed_chains": self.unchained}
+                "unrevealed_matches": self.secret, "matches_before_seed_chains": self.unchained,
+                "unplayed_sets": [{"chain": c, "index": i} for c, i in self.unplayed]}
 
 
 def _record_commitment(path: str | None) -> tuple[int | None, str | None, str | None]:
@@ -188,6 +193,10 @@ def audit(store: Store, game: str) -> DealAudit:
                                    f"{chain_id} has seed {expected}")
         _check_record(match, found, result.problems)
         result.revealed.append(found)
+    for chain in result.chains:
+        if chain.chain_id in elements:
+            dealt = min(chain.revealed_index, chain.sets_dealt)
+            result.unplayed += [(chain.chain_id, i) for i in range(1, dealt + 1) if (chain.chain_id, i) not in sets_of]
     for (chain_id, index), sets in sorted(sets_of.items()):
         if len(sets) > 1:
             result.problems.append(f"chain {chain_id}: element {index} dealt {len(sets)} sets "

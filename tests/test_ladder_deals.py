@@ -141,3 +141,19 @@ def test_a_set_planned_before_the_run_is_dealt_from_the_runs_one_chain(tmp_path:
         assert len(published) == 1 and published[0][1:] == (0, 0)
         assert len(store.seed_chains("gnadenlos")) == 1
     assert audit(store.path)[0] == 0
+
+
+def test_a_dealt_set_without_matches_is_listed_not_skipped_unseen(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        add_bots(store, ["a", "b", "c"])
+        runner = FakeRunner()
+        run_ladder(store, runner, [], matches=9, sizes=(3,), seed=6)
+        second = [t.set_id for t in runner.played if t.rotation == 0][1]
+    with sqlite3.connect(store.path) as conn:  # as if every match of set 2 had failed and been abandoned
+        conn.execute("DELETE FROM match_seats WHERE match_id IN (SELECT match_id FROM matches WHERE set_id = ?)",
+                     (second,))
+        conn.execute("DELETE FROM rating_history WHERE match_id IN (SELECT match_id FROM matches WHERE set_id = ?)",
+                     (second,))
+        conn.execute("DELETE FROM matches WHERE set_id = ?", (second,))
+    code, output = audit(store.path)
+    assert code == 0 and "sets dealt but never played (their matches failed and were abandoned): chain 1 set 2" in output
