@@ -40,8 +40,9 @@ from typing import Any
 from botsdk import fairness
 from botsdk.contract import PROTOCOL_VERSION, TimeControl
 
-from referee.games import Action, Event, Observation, Outcome, State, load_game
+from referee.games import Action, Event, Game, Observation, Outcome, State, load_game
 from referee.games.base import derive_seed
+from referee.games.rule_sets import undeclared
 from referee.games.plugin import plugin
 from referee.process import BotProcess
 from referee.protocol.client import BotClient, BotCrashed, BotFault, IllegalAnswer
@@ -57,6 +58,7 @@ from referee.records import (
     RecordWriter,
     offered,
 )
+from referee.untrusted import safe_line
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +183,7 @@ def run_match(
     rules = load_game(game)
     rules.check_seats(len(bots))
     full_variant = rules.check_variant(variant)
+    check_seated(rules, full_variant, bots)
     match = _Match(rules.name, bots, seed, full_variant, time_control,
                    match_id or uuid.uuid4().hex[:12], record_path, reveal_seed)
     try:
@@ -192,6 +195,28 @@ def run_match(
         raise RefereeError(f"match {match.match_id} failed in the referee: {exc!r}") from exc
     finally:
         match.shutdown()
+
+
+class UndeclaredVariant(ValueError):
+    """A bot would be seated in a variant its handshake does not list."""
+
+
+def check_seated(rules: Game, variant: Mapping[str, str], bots: Sequence[BotProcess]) -> None:
+    """Refuse, before the match, to seat a bot in a variant it does not say
+    it plays (its handshake's `variants`, referee.games.rule_sets): a variant
+    may ask decisions the base rules never do. Bots that failed to start
+    are left to forfeit. Raises UndeclaredVariant naming each bot and what
+    it lacks."""
+    lacking = []
+    for bot in bots:
+        if bot.fault is None:
+            missing = undeclared(rules, variant, bot.info.variants)
+            if missing:
+                lacking.append(f"{safe_line(bot.label)} does not declare {', '.join(missing)}")
+    if lacking:
+        raise UndeclaredVariant(
+            f"{'; '.join(lacking)} (its handshake's variants): a bot is seated only in the variants it says it "
+            "plays; choose other bots or leave the variant out")
 
 
 # --------------------------------------------------------------- one request
