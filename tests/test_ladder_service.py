@@ -125,6 +125,10 @@ def test_bot_authors_submit_remotely_with_tokens_and_watch_the_ladder_live(tmp_p
         table = json.loads(referee("table", *server, "--json"))
         assert table["game"] == "gnadenlos" and table["matches"] >= 3
         assert {row["bot"] for row in table["standings"]} == {"a", "b", "c"}
+        chain = table["deals"][-1]  # the run's seed chain: committed in the log before its first match
+        assert f"deals committed: seed chain {chain['chain']} of {chain['length']} sets, commitment " \
+               f"{chain['commitment']}" in (tmp_path / "serve.log").read_text()
+        assert chain["ended_at"] is None and chain["ladder_seed"] is None and chain["sets_dealt"] >= 1
         plain = referee("table", *server)
         assert "gnadenlos ladder:" in plain and all(name in plain for name in "abc")
         assert "choice bot starting" in referee("logs", "a", *server, "--token", alice)
