@@ -8,7 +8,7 @@ from referee.games.base import Action, Event, Observation
 from referee.games.plugin import game_names, game_of, load_strategy
 from referee.games.strategy import Player
 
-from bots.sdk import Bot, DecisionContext, MatchInfo
+from bots.sdk import Bot, DecisionContext, MatchInfo, every_variant
 
 
 class HeuristicBot(Bot):
@@ -19,6 +19,7 @@ class HeuristicBot(Bot):
     name = "heuristic"
     version = "1"
     games = tuple(game_names())
+    variants = every_variant(games)
 
     def __init__(self) -> None:
         self.player: Player | None = None

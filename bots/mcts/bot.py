@@ -11,7 +11,7 @@ from referee.games.plugin import game_names, game_of, load_game, load_strategy
 from referee.games.strategy import Player
 
 from bots.mcts.search import ISMCTS, SearchStats, random_rollout
-from bots.sdk import Bot, DecisionContext, MatchInfo
+from bots.sdk import Bot, DecisionContext, MatchInfo, every_variant
 
 SAFETY_MARGIN = 0.05
 """Seconds kept back before the referee's deadline (answer transport, GC pauses)."""
@@ -46,6 +46,7 @@ class MctsBot(Bot):
     name = "mcts"
     version = "1"
     games = tuple(game_names())
+    variants = every_variant(games)
 
     def __init__(
         self,

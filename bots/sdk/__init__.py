@@ -20,7 +20,7 @@ messages uses `botsdk` directly and needs nothing of this repository.
 
 from botsdk import DecisionContext, MatchInfo, TimeControl
 
-from bots.sdk.bot import Bot
+from bots.sdk.bot import Bot, every_variant
 from bots.sdk.server import create_server, serve
 
-__all__ = ["Bot", "DecisionContext", "MatchInfo", "TimeControl", "create_server", "serve"]
+__all__ = ["Bot", "DecisionContext", "MatchInfo", "TimeControl", "create_server", "every_variant", "serve"]

@@ -15,8 +15,16 @@ from typing import ClassVar
 
 from botsdk import DecisionContext, MatchInfo
 
+from referee.games import load_game
 from referee.games.base import Action, Event, Observation, Outcome
+from referee.games.rule_sets import every_variant_tag
 from referee.protocol.codec import protocol_games
+
+
+def every_variant(games: Sequence[str]) -> tuple[str, ...]:
+    """The variant tags of every option value of `games`: what a bot that
+    plays every variant of its games declares."""
+    return tuple(tag for game in games for tag in every_variant_tag(load_game(game)))
 
 
 class Bot(abc.ABC):
@@ -27,12 +35,15 @@ class Bot(abc.ABC):
     those). The default is every game the protocol carries: a bot that
     only picks among `legal_actions` plays them all, while a bot that reads
     one game's observation must name that game (the heuristic and MCTS bots
-    do).
+    do). `variants`: the variants it plays beyond the base rules, as
+    `GAME:OPTION=VALUE` tags (botsdk.Bot's); none by default, and
+    `every_variant(games)` for a bot that plays them all (the built-ins).
     """
 
     name: ClassVar[str]
     version: ClassVar[str] = "1"
     games: ClassVar[tuple[str, ...]] = tuple(protocol_games())
+    variants: ClassVar[tuple[str, ...]] = ()
 
     def on_match_start(self, match: MatchInfo, observation: Observation) -> None:
         """A match begins; `observation` is the seat's view at the start."""

@@ -38,6 +38,7 @@ class EngineBot(botsdk.Bot):
         self.name = bot.name
         self.version = bot.version
         self.games = tuple(bot.games)
+        self.variants = tuple(bot.variants)
         self._codec: GameCodec | None = None
         self._actions: dict[bytes, Action] = {}
         self._seat = 0

@@ -34,9 +34,9 @@ from rich.text import Text
 from referee.builtins import BUILTIN_BOTS, BotCommand, BotCommandError, is_builtin, resolve_bot
 from referee.durations import DURATION, DURATION_OR_ZERO
 from referee.games import load_game
-from referee.games.base import parse_variant
+from referee.cli.variants import HELP, read_variant, variant_option
 from referee.log_tail import last_lines
-from referee.match import MatchResult, RefereeError, run_match
+from referee.match import MatchResult, RefereeError, UndeclaredVariant, run_match
 from referee.process import bot_log_path, start_bots
 from referee.sandbox import capabilities
 from botsdk.contract import GRACE, TimeControl
@@ -178,8 +178,7 @@ def _show_failures(console: Console, failures: dict[int, dict[str, Any]]) -> Non
               help="Time per decision (1s, 250ms, 0.5).")
 @click.option("--time-bank", type=DURATION_OR_ZERO, default=None,
               help="Extra time per seat for the whole match (e.g. 10s); time beyond --move-time is drawn from it.")
-@click.option("--variant", "variants", multiple=True, metavar="OPTION[=VALUE][,...]",
-              help="A variant option, e.g. setup=advanced or gunfight_opt_out. Repeatable.")
+@variant_option(HELP + " Every bot must declare it in its handshake, or the match is refused before it starts.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the match record (JSON Lines) here.")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -207,12 +206,9 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
     try:
         rules = load_game(game)
         rules.check_seats(len(bots))
-        variant: dict[str, str] = {}
-        for text in variants:
-            variant.update(parse_variant(text))
-        rules.check_variant(variant)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    variant = read_variant(rules, variants)
     try:
         seats = [resolve_seat(spec, rules.name, db_path) for spec in bots]
     except BotCommandError as exc:
@@ -258,6 +254,8 @@ def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str]
     try:
         result = run_match(game, processes, seed=seed, variant=variant, time_control=time_control,
                            record_path=record_path, on_event=catcher)
+    except UndeclaredVariant as exc:  # refused before the match started
+        raise click.UsageError(str(exc)) from None
     except RefereeError as exc:
         console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
         sys.exit(EXIT_REFEREE_ERROR)

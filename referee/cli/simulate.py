@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.games import Game, load_game
-from referee.games.base import parse_variant
+from referee.cli.variants import read_variant, variant_option
 from referee.simulation import (
     SEAT_POLICIES,
     FactValue,
@@ -41,16 +41,6 @@ def _game(ctx: click.Context, param: click.Parameter, name: str) -> Game:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
 
 
-def _variant(setup: str | None, options: tuple[str, ...]) -> dict[str, str]:
-    """--setup X is short for --variant setup=X; --variant may repeat and take commas."""
-    variant: dict[str, str] = {}
-    for text in options:
-        variant.update(parse_variant(text))
-    if setup is not None:
-        variant["setup"] = setup
-    return variant
-
-
 @click.command()
 @click.option("--game", "game", default="gnadenlos", show_default=True, callback=_game,
               help="The game to simulate (a registered game's name).")
@@ -61,8 +51,7 @@ def _variant(setup: str | None, options: tuple[str, ...]) -> dict[str, str]:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Match i is dealt from seed S+i; its random decisions derive from that seed too.")
 @click.option("--setup", default=None, help="Setup variant, e.g. 'advanced' (same as --variant setup=VALUE).")
-@click.option("--variant", "variants", multiple=True, metavar="OPTION[=VALUE][,...]",
-              help="A variant option; a bare name means 'on' (e.g. gunfight_opt_out). Repeatable.")
+@variant_option()
 @click.option("--policy", "policy", default="random", show_default=True, metavar="NAME[,NAME...]",
               help=f"Who plays: one of {', '.join(SEAT_POLICIES)} for every seat, or one name per seat "
                    "separated by commas (e.g. heuristic,random,random).")
@@ -89,10 +78,7 @@ def simulate(
         game.check_seats(seats)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--players'") from None
-    try:
-        variant = game.check_variant(_variant(setup, variants))
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--variant' / '--setup'") from None
+    variant = game.check_variant(read_variant(game, [*variants, *([f"setup={setup}"] if setup else [])]))
     try:
         seating = seat_policies([name.strip() for name in policy.split(",")], seats)
     except ValueError as exc:

@@ -88,6 +88,9 @@ class BotInfo:
     version: str
     protocol_version: int
     games: tuple[str, ...]
+    variants: tuple[str, ...] = ()
+    """The variants it plays beyond the base rules, as `GAME:OPTION=VALUE`
+    tags (referee.games.rule_sets)."""
 
 
 class _Closed:
@@ -214,8 +217,9 @@ class BotClient:
                 f"the bot speaks protocol version {answer.protocol_version}; "
                 f"this referee speaks version {PROTOCOL_VERSION}"
             )
-        check_handshake(answer.name, answer.version, answer.games)
-        self.info = BotInfo(answer.name, answer.version, answer.protocol_version, tuple(answer.games))
+        check_handshake(answer.name, answer.version, answer.games, answer.variants)
+        self.info = BotInfo(answer.name, answer.version, answer.protocol_version, tuple(answer.games),
+                            tuple(answer.variants))
         return self.info
 
     # ---------------------------------------------------------------- match

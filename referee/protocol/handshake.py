@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from botsdk.contract import GAME_ID, MAX_GAMES, MAX_NAME_CHARS, MAX_VERSION_CHARS
+from botsdk.contract import GAME_ID, MAX_GAMES, MAX_NAME_CHARS, MAX_VARIANTS, MAX_VERSION_CHARS, VARIANT_TAG
 
 from referee.protocol.faults import BotStartFailed
 
@@ -28,7 +28,7 @@ never the megabyte an attacker sent back into a record."""
 _NAME_FIX = f"give the bot a name of 1 to {MAX_NAME_CHARS} printable characters (HandshakeResponse.name)"
 
 
-def check_handshake(name: str, version: str, games: Sequence[str]) -> None:
+def check_handshake(name: str, version: str, games: Sequence[str], variants: Sequence[str] = ()) -> None:
     """Raise BotStartFailed, naming the field, its limit and the fix, when a
     handshake field breaks its bound."""
     if not name.strip():
@@ -38,6 +38,7 @@ def check_handshake(name: str, version: str, games: Sequence[str]) -> None:
                 f"give a version of at most {MAX_VERSION_CHARS} printable characters "
                 "(HandshakeResponse.version)")
     _check_games(games)
+    _check_variants(variants)
 
 
 def _check_text(field: str, value: str, limit: int, fix: str) -> None:
@@ -63,6 +64,18 @@ def _check_games(games: Sequence[str]) -> None:
             raise BotStartFailed(
                 f"the handshake's games[{index}] {_preview(game)} is not a game identifier (a lowercase letter, "
                 "then at most 31 lowercase letters, digits or '_', like 'saboteur'); " + fix)
+
+
+def _check_variants(variants: Sequence[str]) -> None:
+    """At most MAX_VARIANTS entries, each a GAME:OPTION=VALUE tag."""
+    fix = ("list one GAME:OPTION=VALUE per variant option value the bot plays, e.g. 'gnadenlos:auction=single' "
+           "(HandshakeResponse.variants)")
+    if len(variants) > MAX_VARIANTS:
+        raise BotStartFailed(f"the handshake lists {len(variants)} variants, more than the limit of {MAX_VARIANTS}; "
+                             + fix)
+    for index, tag in enumerate(variants):
+        if not VARIANT_TAG.fullmatch(tag):
+            raise BotStartFailed(f"the handshake's variants[{index}] {_preview(tag)} is not a variant tag; {fix}")
 
 
 def _preview(value: str) -> str:

@@ -77,12 +77,17 @@ class Bot(abc.ABC):
     handshake reports them, and a ladder seats the bot only in those). The
     default is every game this SDK's protocol code carries: right for a bot
     that only picks among `legal_actions`; a bot that reads one game's
-    observation names that game.
+    observation names that game. `variants`: the variants it plays beyond
+    each game's base rules, one `GAME:OPTION=VALUE` per option value
+    (`"gnadenlos:auction=single"`); the referee seats it only in matches
+    whose every non-default option it lists. The default, none, is the
+    base rules only: a variant may ask decisions the base rules never do.
     """
 
     name: str
     version: str = "1"
     games: tuple[str, ...] = protocol_games()
+    variants: tuple[str, ...] = ()
 
     def warm_up(self) -> None:
         """Prepare what the first decision would otherwise pay for (import

@@ -42,6 +42,10 @@ MAX_VERSION_CHARS = 64
 MAX_GAMES = 16
 GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
 """A game identifier, as the protocol's game names are (`gnadenlos`, `saboteur`)."""
+MAX_VARIANTS = 64
+VARIANT_TAG = re.compile(r"[a-z][a-z0-9_]{0,31}:[a-z][a-z0-9_]{0,31}=[a-z0-9_]{1,32}")
+"""A variant a bot plays, `GAME:OPTION=VALUE` (`gnadenlos:auction=single`):
+one option value other than its default (docs/protocol.md, Variants)."""
 
 
 def protocol_games() -> tuple[str, ...]:

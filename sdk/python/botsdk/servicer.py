@@ -42,7 +42,8 @@ class BotServicer(tgrpc.BotServicer):
         log.info("handshake from a referee speaking protocol version %d", request.protocol_version)
         bot = self.bot
         return tpb.HandshakeResponse(
-            name=bot.name, version=bot.version, protocol_version=contract.PROTOCOL_VERSION, games=list(bot.games)
+            name=bot.name, version=bot.version, protocol_version=contract.PROTOCOL_VERSION, games=list(bot.games),
+            variants=list(bot.variants),
         )
 
     def Play(self, request_iterator: Iterator[tpb.RefereeMessage], context: Any) -> Iterator[tpb.BotMessage]:
