@@ -302,7 +302,10 @@ def _refused(start_failure: str | None, log: Path, place: BotPlace, report: Chec
 
 
 def _seconds(seconds: float) -> str:
-    return f"{seconds * 1000:.0f}ms" if seconds < 1 else f"{seconds:.2f}s"
+    milliseconds = seconds * 1000
+    if milliseconds < 10:
+        return f"{milliseconds:.1f}ms"
+    return f"{milliseconds:.0f}ms" if seconds < 1 else f"{seconds:.2f}s"
 
 
 def _bytes(size: int) -> str:

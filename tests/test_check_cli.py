@@ -73,6 +73,7 @@ def test_a_good_bot_passes_with_its_times_and_message_sizes(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     checked = report(result)
     assert checked["passed"] and not errors(result)
+    assert not [f for f in checked["findings"] if f["check"] in ("shutdown", "health", "sandbox")]
     assert checked["bot"]["name"] == "first" and checked["bot"]["protocol_version"] == 1
     games = {g["game"]: g for g in checked["games"]}
     assert set(games) == {"gnadenlos", "leduc"}
@@ -148,6 +149,19 @@ def test_a_crash_fails_with_the_bots_last_lines_escaped(tmp_path: Path) -> None:
     log = next(line for line in result.stdout.splitlines() if line.startswith("the bot's last lines of output"))
     assert Path(log.split("(", 1)[1].rstrip("):")) == tmp_path / "kept" / "bot.log"
     assert "red alert" in (tmp_path / "kept" / "bot.log").read_text()  # the log of a failed check is kept
+
+
+def test_a_bot_that_ignores_sigterm_passes_with_a_warning(tmp_path: Path) -> None:
+    """A shell as the jail's process 1 without a trap ignores SIGTERM: the
+    bot is killed half a second later. Submission does not mind; the check
+    says so and how to fix it."""
+    folder = bot_folder(tmp_path / "stubborn", GOOD_BOT, command="sh run.sh", games='["leduc"]')
+    (folder / "run.sh").write_text(f'{sys.executable} "$(dirname "$0")/bot.py" "$@" &\nwait\n')
+    result = check(folder, "--json", "--decisions", "1")
+    assert result.exit_code == 0, result.output
+    (shutdown,) = [f for f in report(result)["findings"] if f["check"] == "shutdown"]
+    assert shutdown["severity"] == "warning" and "did not end within half a second of SIGTERM" in shutdown["message"]
+    assert "handle SIGTERM" in shutdown["fix"]
 
 
 def test_what_submit_refuses_check_refuses(tmp_path: Path) -> None:
