@@ -117,6 +117,16 @@ def test_another_protocol_version_fails_and_a_file_is_checked_as_submit_takes_it
     assert "protocol_version 1" in mismatch["fix"]
 
 
+def test_a_game_bot_toml_lists_but_the_handshake_does_not_claim_fails(tmp_path: Path) -> None:
+    source = GOOD_BOT.replace('version = "1"', 'version = "1"\n    games = ("gnadenlos",)')
+    folder = bot_folder(tmp_path / "claims", source, games='["gnadenlos", "saboteur"]')
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    (games,) = errors(result)
+    assert games["check"] == "games" and "list saboteur in its handshake" in games["message"]
+    assert report(result)["games"] == []  # nothing played for a bot that would be refused at its handshake
+
+
 def test_a_missing_interpreter_is_named_with_the_fix(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path / "interpreter", "", command="./bot")
     (folder / "bot").write_text("#!/opt/nowhere/bin/python3\nprint('hello')\n")
