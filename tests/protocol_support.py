@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 import shutil
@@ -47,6 +48,16 @@ def bot_process(command: Sequence[str], *, ready: bool = True, env: dict[str, st
             process.kill()
         process.wait()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def first_v1_module() -> Any:
+    """tests/bots/first_v1.py (the first gnadenlos.v1 schema's loader), which
+    the bot scripts beside it import by their folder."""
+    spec = importlib.util.spec_from_file_location("first_v1", BOTS / "first_v1.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def script(name: str, *args: str) -> list[str]:

@@ -7,8 +7,11 @@ seat's observation alone (no seed, no hidden card can travel).
 
 from __future__ import annotations
 
+import json
 import random
 
+import pytest
+from google.protobuf import json_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,13 +90,52 @@ def test_observations_of_random_states_round_trip(seed, advanced, steps):
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 150))
-def test_events_round_trip(seed, steps):
-    for _, events in _random_match(seed, False, steps):
+@given(seed=st.integers(0, 10**6), advanced=st.booleans(), steps=st.integers(0, 150))
+def test_events_round_trip(seed, advanced, steps):
+    """Every event a seat may see survives encoding through its typed message
+    (the body oneof), and its untyped first-v1 form still says the same."""
+    for _, events in _random_match(seed, advanced, steps):
         for event in events:
+            if not event.visible_to:
+                continue
+            message = wire.game_event(CODEC, event).gnadenlos
+            assert message.WhichOneof("body") == message.kind == event.kind
+            assert json_format.MessageToDict(message.data) == json.loads(json.dumps(event.data))
             raw = wire.game_event(CODEC, event).SerializeToString()
             decoded = wire.decode_game_event(CODEC, tpb.GameEvent.FromString(raw), seat=1)
             assert (decoded.kind, decoded.data, decoded.visible_to) == (event.kind, dict(event.data), frozenset({1}))
+
+
+def test_record_only_events_cannot_be_encoded():
+    """The shuffles' orders and the market's face-down deal are for the record:
+    no message carries them, so no seat can be sent them."""
+    _, events = GAME.new_state_with_events(3, 4)
+    record_only = [e for e in events if not e.visible_to]
+    assert {e.kind for e in record_only} == {"deck_shuffled", "market_dealt"}
+    for event in record_only:
+        with pytest.raises(ValueError, match="gnadenlos.v1 has no"):
+            CODEC.encode_event(event)
+
+
+def test_private_parts_of_events_travel_only_in_their_seats_copies():
+    """G-2.1, G-5.7: the drawer's copy of its setup draw names the cards and
+    the others' gives a count; a High Noon take's IOU is set only in the copies
+    of the seats that know it."""
+    state, events = GAME.new_state_with_events(4, 11)
+    rng = random.Random(11)
+    while not state.is_terminal():
+        events += state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+    taken = [e for e in events if e.kind == "iou_taken"]
+    drawn = [e for e in events if e.kind == "adventurers_drawn"]
+    assert taken and len(drawn) == 8
+    for event in drawn:
+        body = CODEC.encode_event(event).adventurers_drawn
+        private = event.visible_to == {event.data["seat"]}
+        assert (list(body.cards) != [], body.HasField("count")) == (private, not private)
+    bodies = [(CODEC.encode_event(e).iou_taken, e) for e in taken]
+    for body, event in bodies:
+        assert body.HasField("iou") == (event.data["seat"] in event.visible_to)
+    assert any(not body.HasField("iou") for body, _ in bodies), "a face-down setup IOU should be taken"
 
 
 @settings(max_examples=15, deadline=None)

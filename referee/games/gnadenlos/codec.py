@@ -4,14 +4,20 @@ The observation is encoded field by field from `GnadenlosObservation` — the
 seat's information set (G-10), which has no seed and no unknown card — never
 from `State.to_json()`, so nothing a bot receives can rebuild hidden cards.
 Every decode is the exact inverse (tests/test_protocol_codec.py checks
-encode -> decode == original for every action type and for observations of
-random states). Decoding raises `InvalidActionError` (a `ValueError`) on a
-message that does not describe a valid value.
+encode -> decode == original for every action type and for observations and
+events of random matches). Decoding raises `InvalidActionError` (a
+`ValueError`) on a message that does not describe a valid value.
+
+Events travel typed, one message per kind (the `body` oneof, whose field
+names are the engine's kinds), as Saboteur's do; each also carries the
+first gnadenlos.v1's untyped form (`kind` and a JSON `Struct`), kept so that
+bots written against it read events as before.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from google.protobuf import struct_pb2
 
@@ -118,7 +124,8 @@ def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
         "active": obs.active,
         "phase": obs.phase,
         "to_act": obs.to_act,
-        "todo": obs.todo,
+        "stage": obs.stage,
+        "quiet_turns": obs.quiet_turns,
         "fields": obs.fields,
         "nuggets": obs.nuggets,
         "vultures": obs.vultures,
@@ -151,17 +158,12 @@ def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
         "shot": obs.shot,
         "takers": obs.takers,
         "bid_order": obs.bid_order,
-        "bid_pos": obs.bid_pos,
         "bid_made": [b is not None for b in bids],
         "bid_sizes": [len(b) if b else 0 for b in bids],
         "bid_colours": bid_colours,
         "bid_values": bid_values,
         "pick_order": obs.pick_order,
-        "pick_pos": obs.pick_pos,
         "final_order": obs.final_order,
-        "final_pos": obs.final_pos,
-        "quiet": obs.quiet,
-        "activity": obs.activity,
         "end_reason": obs.end_reason,
         "end_detail": obs.end_detail,
     }
@@ -203,7 +205,8 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
         active=msg.active,
         phase=msg.phase,
         to_act=tuple(msg.to_act[:]),
-        todo=tuple(msg.todo[:]),
+        stage=msg.stage,
+        quiet_turns=msg.quiet_turns,
         fields=tuple(msg.fields[:]),
         nuggets=tuple(msg.nuggets[:]),
         vultures=tuple(msg.vultures[:]),
@@ -226,14 +229,9 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
         shot=tuple(msg.shot[:]),
         takers=tuple(msg.takers[:]),
         bid_order=tuple(msg.bid_order[:]),
-        bid_pos=msg.bid_pos,
         bids=tuple(b if made else None for made, b in zip(msg.bid_made[:], bids)),
         pick_order=tuple(msg.pick_order[:]),
-        pick_pos=msg.pick_pos,
         final_order=tuple(msg.final_order[:]),
-        final_pos=msg.final_pos,
-        quiet=msg.quiet,
-        activity=msg.activity,
         end_reason=msg.end_reason,
         end_detail=msg.end_detail,
     )
@@ -241,28 +239,129 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
 
 # ------------------------------------------------------------------- events
 
+_EVENT_TYPES: dict[str, Any] = {
+    field.name: getattr(pb, field.message_type.name) for field in pb.Event.DESCRIPTOR.oneofs_by_name["body"].fields
+}
+"""Event kind -> its message class: the oneof field's name is the engine's kind."""
 
-def encode_event(event: Event) -> pb.Event:
-    """The `gnadenlos.v1.Event` of an event the receiving seat may see.
-
-    Only kind and data travel: `visible_to` is the referee's business.
-    """
-    data = struct_pb2.Struct()
-    data.update(event.data)
-    return pb.Event(kind=event.kind, data=data)
+_SECRET_LISTS = frozenset({("adventurers_drawn", "cards")})
+"""List fields that only the event's own seat receives: left out of the
+event data when empty, as the engine leaves them out for the other seats
+(the drawer's own copy is never empty). Secret single values are `optional`
+or message fields and travel with their presence."""
 
 
-def _plain(value: Any) -> Any:
-    """A Struct value as plain JSON; Struct numbers are doubles, ours integers."""
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else value
-    if isinstance(value, struct_pb2.Struct):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, struct_pb2.ListValue):
-        return [_plain(v) for v in value]
+class _EventField(NamedTuple):
+    """How one field of an event message travels."""
+
+    name: str
+    """The message field's name: the engine event's data key."""
+    present_if_set: bool
+    """Has presence (optional or a message): the key is in the data exactly when the field is set."""
+    secret_list: bool
+    """In `_SECRET_LISTS`: left out of the data when empty."""
+    to_wire: Callable[[Any], Any]
+    from_wire: Callable[[Any], Any]
+
+
+def _same(value: Any) -> Any:
     return value
 
 
+def _as_list(values: Any) -> list[Any]:
+    return list(values)
+
+
+def _pair(message: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """Converters between a two-field message (`Iou`, `Slot`) and the
+    engine's [first, second] list."""
+    first, second = (f.name for f in message.DESCRIPTOR.fields)
+
+    def to_wire(value: Any) -> Any:
+        return message(**{first: value[0], second: value[1]})
+
+    def from_wire(msg: Any) -> list[int]:
+        return [getattr(msg, first), getattr(msg, second)]
+
+    return to_wire, from_wire
+
+
+def _commitments_to_wire(commitments: dict[str, int | None]) -> list[pb.Commitment]:
+    """G-5.4: the engine's {seat: card, or None for an opt-out} as `Commitment`s."""
+    return [pb.Commitment(seat=int(seat), card=card) for seat, card in commitments.items()]
+
+
+def _commitments_from_wire(commitments: Any) -> dict[str, int | None]:
+    return {str(c.seat): c.card if c.HasField("card") else None for c in commitments}
+
+
+def _each(convert: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
+    """`convert` applied to every value of a list (or a repeated field)."""
+
+    def convert_all(values: Any) -> list[Any]:
+        return [convert(v) for v in values]
+
+    return convert_all
+
+
+def _event_field(kind: str, field: Any) -> _EventField:
+    """The plan of one event message field, from its descriptor: IOUs and
+    slots are [a, b] lists in the data, commitments a {seat: card} mapping,
+    everything else a number, flag or text (a list of them if repeated)."""
+    message = field.message_type.name if field.message_type is not None else None
+    to_wire: Callable[[Any], Any] = _same
+    from_wire: Callable[[Any], Any] = _same
+    if message == "Commitment":
+        to_wire, from_wire = _commitments_to_wire, _commitments_from_wire
+    elif message is not None:
+        to_wire, from_wire = _pair(getattr(pb, message))
+        if field.is_repeated:
+            to_wire, from_wire = _each(to_wire), _each(from_wire)
+    elif field.is_repeated:
+        from_wire = _as_list
+    present_if_set = field.has_presence and not field.is_repeated
+    return _EventField(field.name, present_if_set, (kind, field.name) in _SECRET_LISTS, to_wire, from_wire)
+
+
+_EVENT_PLANS: dict[str, tuple[_EventField, ...]] = {
+    kind: tuple(_event_field(kind, field) for field in message.DESCRIPTOR.fields)
+    for kind, message in _EVENT_TYPES.items()
+}
+
+
+def encode_event(event: Event) -> pb.Event:
+    """The `gnadenlos.v1.Event` of an event the receiving seat may see: its
+    typed message, and the untyped kind and data the first gnadenlos.v1 sent.
+
+    Only kind and data travel: `visible_to` is the referee's business.
+    Raises ValueError for a record-only event (the shuffles' orders) or a
+    data key the kind's message has no field for.
+    """
+    plan = _EVENT_PLANS.get(event.kind)
+    if plan is None:
+        raise ValueError(f"gnadenlos.v1 has no event {event.kind!r} (never sent to a seat, or missing in the proto)")
+    data = event.data
+    body = {f.name: f.to_wire(data[f.name]) for f in plan if f.name in data}
+    if len(body) != len(data):
+        raise ValueError(f"gnadenlos.v1 has no field for {sorted(set(data) - set(body))} of {event.kind!r}")
+    legacy = struct_pb2.Struct()
+    legacy.update(data)
+    return pb.Event(kind=event.kind, data=legacy, **{event.kind: _EVENT_TYPES[event.kind](**body)})
+
+
 def decode_event(msg: pb.Event, seat: Seat) -> Event:
-    """The engine `Event` of a `gnadenlos.v1.Event` received by `seat`."""
-    return Event(msg.kind, _plain(msg.data), frozenset((seat,)))
+    """The engine `Event` of a `gnadenlos.v1.Event` received by `seat`, read
+    from its typed body. Raises InvalidActionError when no body is set."""
+    kind = msg.WhichOneof("body")
+    if kind is None:
+        raise InvalidActionError("the event message sets no event body")
+    body = getattr(msg, kind)
+    data = {}
+    for field in _EVENT_PLANS[kind]:
+        if field.present_if_set and not body.HasField(field.name):
+            continue
+        value = getattr(body, field.name)
+        if field.secret_list and not value:
+            continue
+        data[field.name] = field.from_wire(value)
+    return Event(kind, data, frozenset((seat,)))

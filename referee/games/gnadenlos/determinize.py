@@ -6,7 +6,11 @@ it cannot see (other hands, the deck, face-down market slots); the deck is
 shuffled, since its order is unknown to all. Knowledge bitmasks are rebuilt
 from what is public: in this game a card a seat knows outside its own hand is
 known to everyone, an unseen card in a hand is known to its holder only, and an
-unseen market card was dealt at setup and is known to nobody.
+unseen market card was dealt at setup and is known to nobody. The engine's
+bookkeeping, which the observation does not carry, follows from what it
+does: the step stack from the stage (stages.py), the positions in the
+orders of bids, picks and final buys from the seat deciding, the safety
+valve's counters from `quiet_turns`.
 
 The new state's chance streams are seeded from the caller's generator, never
 from the match seed, which no observation carries.
@@ -29,6 +33,7 @@ from referee.games.gnadenlos.cards import (
 )
 from referee.games.gnadenlos.config import GnadenlosConfig
 from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation
+from referee.games.gnadenlos.stages import steps_after
 from referee.games.gnadenlos.state import GnadenlosState
 
 
@@ -59,12 +64,10 @@ def _copy_public(state: GnadenlosState, obs: GnadenlosObservation, cfg: Gnadenlo
     state.n = obs.num_seats
     state.advanced = obs.advanced
     state.opt_out_variant = obs.opt_out_variant
-    state.opt_out_soft, state.single_auction = obs.opt_out_soft, obs.single_auction
-    state.order_best, state.buy_limit_one = obs.order_best, obs.buy_limit_one
-    state.ordered, state.bought = obs.ordered, list(obs.bought)
-    state.turn, state.active, state.quiet, state.activity = obs.turn, obs.active, obs.quiet, obs.activity
+    state.turn, state.active = obs.turn, obs.active
+    state.quiet, state.activity = _valve_counters(obs)
     state.phase = obs.phase or None
-    state.todo = list(obs.todo)
+    state.todo = steps_after(obs.stage, obs.phase)
     state.fields, state.nuggets, state.vultures = list(obs.fields), list(obs.nuggets), list(obs.vultures)
     state.undertaker = obs.undertaker
     state.event = obs.event
@@ -73,10 +76,30 @@ def _copy_public(state: GnadenlosState, obs: GnadenlosObservation, cfg: Gnadenlo
     state.units = list(obs.units)
     state.participants, state.deciding = list(obs.participants), list(obs.deciding)
     state.commits, state.shot, state.takers = list(obs.commits), list(obs.shot), list(obs.takers)
-    state.bid_order, state.bid_pos = list(obs.bid_order), obs.bid_pos
-    state.pick_order, state.pick_pos = list(obs.pick_order), obs.pick_pos
-    state.final_order, state.final_pos = list(obs.final_order), obs.final_pos
+    state.bid_order, state.bid_pos = list(obs.bid_order), _position(obs, obs.bid_order, "bid")
+    state.pick_order, state.pick_pos = list(obs.pick_order), _position(obs, obs.pick_order, "pick")
+    state.final_order, state.final_pos = list(obs.final_order), _position(obs, obs.final_order, "final_buy")
     state.end_reason, state.end_detail = obs.end_reason, obs.end_detail
+
+
+def _valve_counters(obs: GnadenlosObservation) -> tuple[int, bool]:
+    """G-9.5: the engine's (quiet, activity) from `quiet_turns` (observation.py):
+    the count of finished quiet turns matters only while the current turn
+    is quiet, and neither after the end."""
+    if obs.end_reason:
+        return obs.quiet_turns, False
+    return max(obs.quiet_turns - 1, 0), obs.quiet_turns == 0
+
+
+def _position(obs: GnadenlosObservation, order: tuple[int, ...], phase: str) -> int:
+    """The engine's index into `order` (bids, picks or final buys): the
+    deciding seat's place while `phase` is asked, else the order's length (a
+    finished round; the next one starts from 0)."""
+    if obs.phase != phase:
+        return len(order)
+    if len(obs.to_act) != 1 or obs.to_act[0] not in order:
+        raise ValueError(f"inconsistent observation: the {phase} decider {list(obs.to_act)} is not in {list(order)}")
+    return order.index(obs.to_act[0])
 
 
 def _deal_adventurers(state: GnadenlosState, obs: GnadenlosObservation, rng: random.Random) -> None:

@@ -4,8 +4,11 @@ Nothing is copied from the state and then stripped: every field is chosen for
 what the seat may know. A card the seat knows shows as itself; a card it does
 not know shows only as a count in its zone (a hand, the deck) or as a hidden
 slot in the market. The observation also carries the public course of play
-(whose decision, what is pending), so that `determinize` can rebuild a full
-state from it alone.
+in the rules' terms (whose decision, the stage of the match, the orders of
+bids, picks and final buys, the safety valve's count), never the engine's
+bookkeeping (its step stack and positions), so that a bot reads it without
+knowing the engine, and `determinize` can still rebuild a full state from it
+alone (stages.py maps one to the other).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from referee.games.base import Observation, Seat
 from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import Iou, iou
+from referee.games.gnadenlos.stages import stage_of
 
 HIDDEN = "?"
 """A market slot holding a card the seat does not know."""
@@ -44,7 +48,12 @@ class GnadenlosObservation(Observation):
     active: Seat
     phase: str
     to_act: tuple[Seat, ...]
-    todo: tuple[str, ...]
+    stage: str
+    """Where the match stands (stages.py): setup, event, buy, auction, payday or end."""
+    quiet_turns: int
+    """G-9.5: turns in a row without progress, the current one included while
+    nothing has happened in it yet (0: something has); a turn that ends with
+    it at num_seats ends the match."""
     fields: tuple[int, ...]
     nuggets: tuple[int, ...]
     vultures: tuple[int, ...]
@@ -69,28 +78,11 @@ class GnadenlosObservation(Observation):
     shot: tuple[Seat, ...]
     takers: tuple[Seat, ...]
     bid_order: tuple[Seat, ...]
-    bid_pos: int
     bids: tuple[tuple[Iou, ...] | None, ...]
     pick_order: tuple[Seat, ...]
-    pick_pos: int
     final_order: tuple[Seat, ...]
-    final_pos: int
-    quiet: int
-    activity: bool
     end_reason: str
     end_detail: str
-    opt_out_soft: bool = False
-    """Variant gunfight_opt_out=soft (G-5.11)."""
-    single_auction: bool = False
-    """Variant auction=single (G-6.7); the two options below apply under it."""
-    order_best: bool = False
-    """auction_order=best (G-6.7.1)."""
-    buy_limit_one: bool = False
-    """auction_buy_limit=one (G-6.7.4)."""
-    ordered: int = 0
-    """G-6.7.1: how many of `units` have their place in the auction order fixed."""
-    bought: tuple[Seat, ...] = ()
-    """G-6.7.4: the seats that bought a card in this single-card auction."""
 
     @property
     def adv_hand(self) -> tuple[int, ...]:
@@ -119,12 +111,11 @@ class GnadenlosObservation(Observation):
         )
         data["bids"] = tuple(None if b is None else tuple(tuple(c) for c in b) for b in obj["bids"])
         for key in (
-            "to_act", "todo", "fields", "nuggets", "vultures", "event_revealed", "adv_private",
+            "to_act", "fields", "nuggets", "vultures", "event_revealed", "adv_private",
             "adv_deck_known", "adv_discard", "participants", "deciding", "commits", "shot",
             "takers", "bid_order", "pick_order", "final_order",
         ):
             data[key] = tuple(obj[key])
-        data["bought"] = tuple(obj.get("bought", ()))
         return cls(**data)
 
 
@@ -134,6 +125,15 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
+
+
+def _quiet_turns(state: Any) -> int:
+    """G-9.5: the turns in a row without progress, the current one counted
+    while nothing has happened in it (0 once something has); after the end,
+    the finished ones (no turn is current)."""
+    if state.end_reason:
+        return int(state.quiet)
+    return 0 if state.activity else int(state.quiet) + 1
 
 
 def observe(state: Any, seat: Seat) -> GnadenlosObservation:
@@ -171,7 +171,8 @@ def observe(state: Any, seat: Seat) -> GnadenlosObservation:
         active=state.active,
         phase=state.phase or "",
         to_act=tuple(sorted(state.to_act())),
-        todo=tuple(state.todo),
+        stage=stage_of(state.phase or "", state.todo, bool(state.end_reason)),
+        quiet_turns=_quiet_turns(state),
         fields=tuple(state.fields),
         nuggets=tuple(state.nuggets),
         vultures=tuple(state.vultures),
@@ -194,20 +195,9 @@ def observe(state: Any, seat: Seat) -> GnadenlosObservation:
         shot=tuple(state.shot),
         takers=tuple(state.takers),
         bid_order=tuple(state.bid_order),
-        bid_pos=state.bid_pos,
         bids=tuple(None if b is None else tuple(iou(c) for c in b) for b in state.bids),
         pick_order=tuple(state.pick_order),
-        pick_pos=state.pick_pos,
         final_order=tuple(state.final_order),
-        final_pos=state.final_pos,
-        quiet=state.quiet,
-        activity=state.activity,
         end_reason=state.end_reason,
         end_detail=state.end_detail,
-        opt_out_soft=state.opt_out_soft,
-        single_auction=state.single_auction,
-        order_best=state.order_best,
-        buy_limit_one=state.buy_limit_one,
-        ordered=state.ordered,
-        bought=tuple(state.bought),
     )

@@ -216,7 +216,7 @@ def choose_bid(view: SeatView, legal: Sequence[Any]) -> Any:
     cost anything, and never more than the nuggets left after the market's
     IOUs, or a vulture threatens (G-8.4)."""
     seat = view.seat
-    later = [_most_bid(view, s) for s in view.bid_order[view.bid_pos + 1 :]]
+    later = [_most_bid(view, s) for s in view.bid_order[view.bid_order.index(seat) + 1 :]]
     made = [(t, view.bid_sizes[s]) for s, t in enumerate(view.bid_totals) if t is not None]
     values = sorted((unit_value(u, len(view.hand)) for u in view.units), reverse=True)
     spare = view.nuggets[seat] - view.exposure

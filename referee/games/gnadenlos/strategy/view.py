@@ -58,7 +58,7 @@ class SeatView:
     bid_sizes: list[int]
     """Per seat, how many IOUs it bid this auction (0 if none)."""
     bid_order: tuple[int, ...] | list[int]
-    bid_pos: int
+    """The auction's bidding order: the seats after the bidder bid later."""
     units: list[tuple[int, ...]]
     participants: tuple[int, ...] | list[int]
 
@@ -97,7 +97,6 @@ def view_from_observation(obs: GnadenlosObservation) -> SeatView:
         bid_totals=[None if b is None else (sum(v for _, v in b) if b else -1) for b in obs.bids],
         bid_sizes=[len(b or ()) for b in obs.bids],
         bid_order=obs.bid_order,
-        bid_pos=obs.bid_pos,
         units=list(obs.units),
         participants=obs.participants,
     )
@@ -175,7 +174,6 @@ def view_from_state(state: Any, seat: int) -> SeatView:
         bid_totals=[None if b is None else (sum(IOU_VALUE[c] for c in b) if b else -1) for b in state.bids],
         bid_sizes=[len(b or ()) for b in state.bids],
         bid_order=state.bid_order,
-        bid_pos=state.bid_pos,
         units=state.units,
         participants=state.participants,
     )
