@@ -91,12 +91,15 @@ def probe_game(bot: BotProcess, game_name: str, *, decisions: int, time_control:
                seed: int) -> GameProbe:
     """Play `bot` through matches of `game_name` until it has been asked at
     least `decisions` times (and at the smallest and largest table), it
-    forfeits, or its process is gone."""
+    forfeits, or its process is gone. A seat is asked in nearly every
+    match, so `decisions` more matches than the tables is a bound that a
+    seat folded out of every match could not make endless."""
     game = load_game(game_name)
     probe = GameProbe(game.name)
     sizes = table_sizes(game)
     minimum = len(dict.fromkeys((game.min_seats, game.max_seats)))
-    while bot.alive and probe.forfeit is None and (probe.matches < minimum or len(probe.asked) < decisions):
+    while bot.alive and probe.forfeit is None and probe.matches < minimum + decisions \
+            and (probe.matches < minimum or len(probe.asked) < decisions):
         seats = next(sizes)
         match_seed = derive_seed(seed, f"check-{game.name}-{probe.matches}")
         _Match(bot, game, seats, probe.matches % seats, match_seed, time_control, probe).play()
