@@ -193,8 +193,6 @@ def run_match(
         raise
     except Exception as exc:
         raise RefereeError(f"match {match.match_id} failed in the referee: {exc!r}") from exc
-    finally:
-        match.shutdown()
 
 
 class UndeclaredVariant(ValueError):
@@ -270,6 +268,14 @@ def collect(pending: Pending) -> Answer:
     return Answer(action, seconds)
 
 
+_COLLECTORS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="collect")
+"""The threads that wait for the seats of a simultaneous decision, one each.
+Shared by every match of the process and kept between matches: starting
+them for each match cost more than the waits (bench/throughput_bench.py).
+The pool grows only while every thread is busy, so it holds as many as the
+most seats ever asked at once."""
+
+
 # ------------------------------------------------------------------ a match
 
 
@@ -313,7 +319,6 @@ class _Match:
         """Sent to every seat before the deal and recorded; seed and salt are
         revealed at the end (docs/records.md, "Provably fair deals")."""
         self.decisions = 0
-        self._pool: ThreadPoolExecutor | None = None
         self._writer: RecordWriter | None = None
 
     # -------------------------------------------------------------- flow
@@ -328,10 +333,6 @@ class _Match:
         while not state.is_terminal():
             self._decide(state)
         return self._finish(state, time.monotonic() - started)
-
-    def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _new_state(self) -> tuple[State, list[Event]]:
         """The dealt state and its setup events (every chance outcome of G-2)."""
@@ -450,9 +451,7 @@ class _Match:
         elif pending:
             # Each answer is timed on its own thread: reading them one after
             # another would charge a seat for the time spent waiting on another.
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=len(self.seats), thread_name_prefix="collect")
-            futures = {seat: self._pool.submit(collect, request) for seat, request in pending.items()}
+            futures = {seat: _COLLECTORS.submit(collect, request) for seat, request in pending.items()}
             for seat, future in futures.items():
                 answers[seat] = future.result()
         return answers

@@ -40,9 +40,11 @@ def decision(request_id: int, action: tpb.GameAction) -> bytes:
 
 
 def serve(name: str, answer: Answer, *, version: str = "1", protocol_version: int = PROTOCOL_VERSION,
-          games: Sequence[str] = ("gnadenlos",), options: Sequence[tuple[str, int]] = ()) -> None:
+          games: Sequence[str] = ("gnadenlos",), options: Sequence[tuple[str, int]] = (),
+          heard: Callable[[tpb.RefereeMessage], None] | None = None) -> None:
     """Serve on --socket PATH (or $REFEREE_BOT_SOCKET) until SIGTERM; other
-    arguments are left to the bot script. `options` are the gRPC server's."""
+    arguments are left to the bot script. `options` are the gRPC server's;
+    `heard`, if given, is shown every message of a match first."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--socket", default=os.environ.get(SOCKET_ENV))
     args, _ = parser.parse_known_args()
@@ -54,6 +56,8 @@ def serve(name: str, answer: Answer, *, version: str = "1", protocol_version: in
     def play(requests: Sequence[tpb.RefereeMessage], context: grpc.ServicerContext):  # type: ignore[no-untyped-def]
         start = None
         for message in requests:
+            if heard is not None:
+                heard(message)
             kind = message.WhichOneof("kind")
             if kind == "match_start":
                 start = message.match_start
