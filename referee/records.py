@@ -17,6 +17,7 @@ byte: it holds the seed and every hand, and bots may share the machine.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -157,8 +158,27 @@ def offered(actions: Sequence[Any]) -> Entry:
     spaces), sorted and joined with newlines: a set, so any program that
     lists the legal actions, in any order, can recompute it
     (docs/records.md, `decision`)."""
-    texts = sorted(json.dumps(action.to_json(), sort_keys=True, separators=(",", ":")) for action in actions)
+    texts = sorted([canonical_text(action) for action in actions])
     return {"legal_count": len(texts), "legal_digest": hashlib.sha256("\n".join(texts).encode()).hexdigest()}
+
+
+def canonical_text(action: Any) -> str:
+    """An action's canonical JSON text (keys sorted, no spaces).
+
+    Cached: the same few hundred actions recur all match long, and their
+    JSON was a tenth of the referee's CPU per decision (bench/throughput_bench.py).
+    An action that cannot be hashed is encoded each time."""
+    try:
+        return _cached_canonical_text(action)
+    except TypeError:  # unhashable
+        return _canonical_text(action)
+
+
+def _canonical_text(action: Any) -> str:
+    return json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+_cached_canonical_text = functools.lru_cache(maxsize=1 << 16, typed=True)(_canonical_text)
 
 
 def events_json(events: Any) -> list[Entry]:

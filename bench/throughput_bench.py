@@ -1,0 +1,226 @@
+"""Referee throughput against a baseline commit (issue 18): `python -m bench throughput`.
+
+One command for every target of the issue, each a ratio measured side by
+side in the same run (the machine is shared, so absolute figures drift; the
+rounds alternate the set-ups so that a busy spell hits both alike):
+
+- random-bot ladder matches per minute, one worker, this tree against a git
+  worktree of the baseline commit (default f7b6bca; target at least 3x),
+  each tree running its own `bench.ladder_bench.measure` in a fresh
+  interpreter with that tree first on PYTHONPATH;
+- two matches at a time against one: the same ladder with two workers
+  against one, this tree (target at least 1.7x);
+- the decision round trip p50 against the bare gRPC stream floor (target at
+  most 1.3x) and a random bot's cold start to its first decision (target at
+  most 150 ms), with bench/protocol_bench.py's own harness;
+- CPU per decision of the referee process and of the four bot processes,
+  baseline and this tree, each tree playing matches of four warm random bots
+  one at a time with its own referee (the bots' figure sums every process
+  the referee started: the bots and their sandboxes).
+
+Every figure is printed per round and as the median (range) over rounds.
+`--no-record` leaves docs/benchmarks.md alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BASELINE = "f7b6bca"
+
+LAUNCHER = "_throughput_random_bot.py"
+"""Written into the baseline's worktree: starts that tree's random bot. A bot
+runs in a sandbox with a clean environment (no PYTHONPATH), so `-m
+bots.random` would import this tree's bots through the editable install; a
+script's own folder comes first on its path instead."""
+
+LAUNCHER_TEXT = "import runpy\nrunpy.run_module('bots.random', run_name='__main__', alter_sys=True)\n"
+
+LADDER_PROBE = """
+import json, sys
+from bench.ladder_bench import measure
+if len(sys.argv) > 4:  # the baseline: its own random bot
+    import ladder.roster
+    resolve = ladder.roster.resolve_bot_command
+    ladder.roster.resolve_bot_command = lambda spec: [sys.executable, sys.argv[4], *resolve(spec)[3:]]
+m = measure(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+print(json.dumps({"per_minute": m.per_minute, "match_ms": m.match_seconds * 1000}))
+"""
+
+CPU_PROBE = """
+import json, sys, time, psutil
+from referee.match import run_match
+from referee.process import start_bots
+from referee.protocol.client import TimeControl  # the baseline's place for it; re-exported since
+count, first = int(sys.argv[1]), int(sys.argv[2])
+program = [sys.executable, sys.argv[3]] if len(sys.argv) > 3 else [sys.executable, "-m", "bots.random"]
+bots = start_bots([[*program, "--seed", str(i)] for i in range(4)],
+                  [f"random{i}" for i in range(4)])
+control = TimeControl(move_time=1.0)
+for seed in range(10**6, 10**6 + 2):  # warm
+    run_match("gnadenlos", bots, seed=seed, time_control=control)
+me = psutil.Process()
+tree = me.children(recursive=True)  # the bots and whatever runs them (sandbox included)
+def bots_cpu():
+    return sum(sum(p.cpu_times()[:2]) for p in tree)
+referee, others, began, decisions = time.process_time(), bots_cpu(), time.perf_counter(), 0
+for seed in range(first, first + count):
+    decisions += run_match("gnadenlos", bots, seed=seed, time_control=control).decisions
+wall = time.perf_counter() - began
+referee, others = time.process_time() - referee, bots_cpu() - others
+for bot in bots:
+    bot.close()
+print(json.dumps({"referee_us": referee / decisions * 1e6, "bots_us": others / decisions * 1e6,
+                  "wall_us": wall / decisions * 1e6}))
+"""
+
+
+@contextlib.contextmanager
+def baseline_tree(commit: str) -> Iterator[Path]:
+    """A detached git worktree of `commit`, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="throughput-base-"))
+    tree = folder / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), commit], check=True)
+    (tree / LAUNCHER).write_text(LAUNCHER_TEXT)
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def in_tree(tree: Path, probe: str, *args: object) -> dict[str, float]:
+    """Run `probe` in a fresh interpreter with `tree` first on the path; its last line is JSON."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, "-c", probe, *map(str, args)], cwd=tree, env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"probe failed in {tree}:\n{done.stderr[-3000:]}")
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def protocol_round(blocks: int, per_block: int, cold_starts: int) -> dict[str, float]:
+    """Decision p50 / floor p50 (interleaved) and the cold start p50, this tree."""
+    from bench import protocol_bench as pb
+
+    positions = pb.sample_positions(500, seed=7)
+    folder = tempfile.mkdtemp(prefix="tbench", dir="/tmp")
+    try:
+        floor = pb.Floor(os.path.join(folder, "floor.sock"), answer_size=16)
+        decisions = pb.Decisions(os.path.join(folder, "bot.sock"), positions)
+        payload = b"x" * 495
+        runs = {"floor": lambda i: floor.round_trip(payload), "decision": decisions.round_trip}
+        pb.measure_interleaved(runs, blocks=2, per_block=100)  # warm-up
+        times = pb.measure_interleaved(runs, blocks=blocks, per_block=per_block)
+        floor.close()
+        decisions.close()
+        colds = [pb.cold_start(os.path.join(folder, "cold.sock"), *positions[0]) for _ in range(cold_starts)]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    f50, d50 = pb.quantile(times["floor"], 0.5), pb.quantile(times["decision"], 0.5)
+    return {"floor_us": f50 * 1e6, "decision_us": d50 * 1e6, "ratio": d50 / f50,
+            "cold_ms": pb.quantile(colds, 0.5) * 1e3}
+
+
+def spread(values: Sequence[float], digits: int = 2) -> str:
+    """Median (low-high) of `values`."""
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def run(args: argparse.Namespace) -> str:
+    load_before = os.getloadavg()[0]
+    rounds: list[dict[str, float]] = []
+    with baseline_tree(args.baseline) as base:
+        for index in range(args.rounds):
+            seed = args.seed + index
+            figures: dict[str, float] = {}
+            # Alternate the order of the trees from round to round.
+            order = [("base", base), ("new", ROOT)] if index % 2 == 0 else [("new", ROOT), ("base", base)]
+            for name, tree in order:
+                own = [tree / LAUNCHER] if tree == base else []
+                figures[f"{name}_per_minute"] = in_tree(tree, LADDER_PROBE, 1, args.matches, seed, *own)["per_minute"]
+            figures["two_per_minute"] = in_tree(ROOT, LADDER_PROBE, 2, args.matches, seed)["per_minute"]
+            for name, tree in order:
+                cpu = in_tree(tree, CPU_PROBE, args.cpu_matches, seed, *([tree / LAUNCHER] if tree == base else []))
+                figures[f"{name}_referee_us"], figures[f"{name}_bots_us"] = cpu["referee_us"], cpu["bots_us"]
+            figures.update(protocol_round(args.blocks, args.per_block, args.cold_starts))
+            rounds.append(figures)
+            print(f"round {index + 1}: " + ", ".join(f"{k} {v:.2f}" for k, v in figures.items()), flush=True)
+    return report(rounds, args, load_before)
+
+
+def report(rounds: list[dict[str, float]], args: argparse.Namespace, load_before: float) -> str:
+    def column(key: str) -> list[float]:
+        return [r[key] for r in rounds]
+
+    speedup = [r["new_per_minute"] / r["base_per_minute"] for r in rounds]
+    scaling = [r["two_per_minute"] / r["new_per_minute"] for r in rounds]
+    rows = [
+        ("random-bot ladder matches/min, 1 worker: baseline / this tree",
+         f"{spread(column('base_per_minute'), 0)} / {spread(column('new_per_minute'), 0)}",
+         f"{args.matches} matches a run, 4 random bots at 4-seat tables"),
+        ("this tree / baseline", f"{spread(speedup)}×", _verdict(min(speedup) >= 3.0, "target ≥ 3×")),
+        ("two matches at a time / one (2 workers / 1, this tree)", f"{spread(scaling)}×",
+         _verdict(min(scaling) >= 1.7, "target ≥ 1.7×")),
+        ("decision round trip p50 / bare stream floor p50", f"{spread(column('ratio'))}×",
+         _verdict(max(column("ratio")) <= 1.3, "target ≤ 1.3×") +
+         f"; floor {spread(column('floor_us'), 0)} µs, decision {spread(column('decision_us'), 0)} µs"),
+        ("random bot cold start to first decision, p50", f"{spread(column('cold_ms'), 0)} ms",
+         _verdict(max(column("cold_ms")) <= 150, "target ≤ 150 ms")),
+        ("CPU per decision, referee process: baseline / this tree",
+         f"{spread(column('base_referee_us'), 0)} / {spread(column('new_referee_us'), 0)} µs",
+         f"one match at a time, {args.cpu_matches} matches"),
+        ("CPU per decision, the four bots: baseline / this tree",
+         f"{spread(column('base_bots_us'), 0)} / {spread(column('new_bots_us'), 0)} µs", "summed over the bot processes"),
+    ]
+    table = "\n".join(["| figure | median (range) | note |", "|---|---|---|",
+                       *(f"| {a} | {b} | {c} |" for a, b, c in rows)])
+    return (
+        f"{args.rounds} rounds; each round runs the baseline ({args.baseline}, a git worktree) and this tree "
+        f"alternately first, then two workers of this tree, the CPU runs, and the protocol harness "
+        f"({args.blocks}×{args.per_block} round trips each, interleaved; {args.cold_starts} cold starts). "
+        f"Machine load (1-minute load average) before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores.\n\n{table}\n"
+    )
+
+
+def _verdict(met: bool, target: str) -> str:
+    return f"{target} ({'met' if met else 'missed'})"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default=BASELINE, help="commit to compare with (default %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--matches", type=int, default=40, help="ladder matches per run")
+    parser.add_argument("--cpu-matches", type=int, default=20, help="matches per CPU run")
+    parser.add_argument("--blocks", type=int, default=10)
+    parser.add_argument("--per-block", type=int, default=200)
+    parser.add_argument("--cold-starts", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-record", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    body = run(args)
+    print(body)
+    if not args.no_record:
+        from bench.recording import machine_summary, write_section
+
+        write_section("Referee throughput", f"Measured by `python -m bench throughput` (bench/throughput_bench.py) "
+                                            f"on {machine_summary()}.\n\n{body}")
+
+
+if __name__ == "__main__":
+    main()
