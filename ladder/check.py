@@ -272,14 +272,15 @@ def _judge(probe: GameProbe, move_time: float, report: CheckReport) -> None:
     clean = not summary.faults
     report.add(probe.game, OK if clean else WARNING,
                f"{summary.matches} match{'es' if summary.matches > 1 else ''} at {', '.join(map(str, summary.table_sizes))} players, "
-               f"{summary.decisions} decisions{', all legal and in time' if clean else ''}; answer times "
+               f"{summary.decisions} decision{'s' if summary.decisions != 1 else ''}"
+               f"{', all legal and in time' if clean else ''}; answer times "
                f"{figures}, the first {_seconds(times['first'])} (move time {format_duration(move_time)})")
     if clean and times["max"] > SLOW_SHARE * move_time:
         report.add(probe.game, WARNING, f"the slowest answer took {_seconds(times['max'])}, more than half the "
                    f"move time {format_duration(move_time)}",
                    "a loaded ladder machine runs slower than yours: leave a margin (read Decide.deadline_ms)")
     largest = summary.largest
-    sizes = ", ".join(f"{kind} {_bytes(size)}" for kind, size in largest.items())
+    sizes = ", ".join(f"{kind} {_bytes(size)}" for kind, size in largest.items() if size)
     sent = max((size for kind, size in largest.items() if kind != "answer"), default=0)
     report.add("messages", WARNING if sent > GRPC_RECEIVE_LIMIT else OK, f"{probe.game}: the largest {sizes}",
                "raise your gRPC server's max_receive_message_length" if sent > GRPC_RECEIVE_LIMIT else "")
