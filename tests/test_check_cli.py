@@ -182,3 +182,9 @@ def test_what_submit_refuses_check_refuses(tmp_path: Path) -> None:
     assert result.exit_code == 1
     (refused,) = errors(result)
     assert refused["check"] == "submission" and "has no bot.toml" in refused["message"]
+
+
+def test_times_are_written_as_in_every_command(tmp_path: Path) -> None:
+    for option in ("--move-time", "--startup-timeout"):
+        result = check(tmp_path, option, "soon")
+        assert result.exit_code == 2 and "'soon' is not a time" in result.output and option in result.output
