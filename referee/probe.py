@@ -32,9 +32,9 @@ from botsdk import fairness
 from botsdk.contract import TimeControl, milliseconds
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
-from referee.games import Event, Game, State, load_game
+from referee.games import Action, Event, Game, State, load_game
 from referee.games.base import derive_seed
-from referee.match import FORFEIT_CRASHED, STRIKE_LIMIT, Answer, collect, send_request
+from referee.match import FORFEIT_CRASHED, FORFEIT_STRIKE_LIMIT, STRIKE_LIMIT, Answer, collect, send_request
 from referee.process import BotProcess
 from referee.protocol import codec as wire
 from referee.protocol.faults import BotFault
@@ -48,13 +48,11 @@ OPPONENT = "heuristic"
 class Asked:
     """One decision the bot was asked for, and what came of it."""
 
-    game: str
     seats: int
     seat: int
     seed: int
     request_id: int
     seconds: float
-    decide_bytes: int
     answer_bytes: int
     """The bot's answer as the referee encodes the legal action it chose (0 if none)."""
     fault: str | None = None
@@ -176,7 +174,7 @@ class _Match:
         except BotFault as fault:
             self._forfeit(fault.reason, fault.detail)
 
-    def _ask(self, state: State) -> object:
+    def _ask(self, state: State) -> Action:
         """The bot's answer if it is legal, else a random legal action (as the referee's fallback)."""
         legal = state.legal_actions(self.seat)
         self._flush()
@@ -184,17 +182,17 @@ class _Match:
             return legal[self.fallback.randrange(len(legal))]
         self.requests += 1
         observation = state.observe(self.seat)
-        decide = len(self.encoder.encode(self.requests, observation, legal, milliseconds(self.tc.move_time)))
-        self.probe.sent("decide", decide)
+        self.probe.sent("decide", len(self.encoder.encode(self.requests, observation, legal,
+                                                          milliseconds(self.tc.move_time))))
         sent = send_request(self.bot.client, request_id=self.requests, observation=observation,
                             legal_actions=legal, allowance=self.tc.move_time, grace=self.tc.grace)
         answer = sent if isinstance(sent, Answer) else collect(sent)
-        self._record(answer, decide)
+        self._record(answer)
         if answer.action is not None:
             return answer.action
         return legal[self.fallback.randrange(len(legal))]
 
-    def _record(self, answer: Answer, decide_bytes: int) -> None:
+    def _record(self, answer: Answer) -> None:
         fault = answer.fault
         answer_bytes = 0
         if answer.action is not None:
@@ -204,16 +202,15 @@ class _Match:
         detail = fault.detail if fault is not None else ""
         if fault is not None and fault.reason == FORFEIT_CRASHED:
             detail = f"{detail} ({self.bot.exit_description(wait=0.5)})"
-        self.probe.asked.append(Asked(self.game.name, self.seats, self.seat, self.seed, self.requests,
-                                      answer.seconds, decide_bytes, answer_bytes,
-                                      fault.reason if fault else None, detail))
+        self.probe.asked.append(Asked(self.seats, self.seat, self.seed, self.requests, answer.seconds,
+                                      answer_bytes, fault.reason if fault else None, detail))
         if fault is None:
             return
         self.strikes += 1
         if fault.reason == FORFEIT_CRASHED:
             self._forfeit(fault.reason, detail)
         elif self.strikes >= STRIKE_LIMIT:
-            self._forfeit("strike_limit", f"{self.strikes} strikes in one match (the last: {fault.reason})")
+            self._forfeit(FORFEIT_STRIKE_LIMIT, f"{self.strikes} strikes in one match (the last: {fault.reason})")
 
     def _forfeit(self, reason: str, detail: str) -> None:
         self.out = True
