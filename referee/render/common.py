@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -58,6 +58,10 @@ class GameRenderer:
     the step's observations. A renderer may remember what it was shown — it
     is never shown more than its viewer may know, so neither can it draw more.
     """
+
+    figure_columns: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """The per-seat figures of a record footer's `summary` (the game's
+    `public_summary`) that the result table shows, as (key, column heading)."""
 
     def __init__(self, names: Sequence[str], combine: str = PUBLIC) -> None:
         self.names = [safe_line(name) for name in names]  # bots chose them; a renderer may quote them anywhere

@@ -56,20 +56,17 @@ def _decision(renderer: GameRenderer, line: Json) -> Text:
     return text
 
 
-FIGURE_COLUMNS = (("fields", "field"), ("nuggets", "nuggets"), ("vultures", "vultures"))
-"""Per-seat end figures of a footer's summary shown in the result table, with their headings."""
-
-
-def result_table(footer: Json, names: Sequence[str]) -> Table:
-    """The final ranking with the public end figures, strikes and forfeits
-    (a forfeit's detail quotes the bot: escaped, never markup)."""
+def result_table(footer: Json, names: Sequence[str], columns: Sequence[tuple[str, str]] = ()) -> Table:
+    """The final ranking with the public end figures (`columns`: the game
+    renderer's `figure_columns`), strikes and forfeits (a forfeit's detail
+    quotes the bot: escaped, never markup)."""
     summary = footer.get("summary", {})
     forfeits = {f["seat"]: f for f in footer.get("forfeits", [])}
     ending = f"Result: {footer['end_reason']}" + (f" ({footer['end_detail']})" if footer.get("end_detail") else "")
     table = Table(title=safe_text(ending), title_justify="left")
     table.add_column("place", justify="right")
     table.add_column("seat")
-    figures = [(key, heading) for key, heading in FIGURE_COLUMNS if key in summary]
+    figures = [(key, heading) for key, heading in columns if key in summary]
     for _, heading in figures:
         table.add_column(heading, justify="right")
     table.add_column("strikes", justify="right")
@@ -213,7 +210,7 @@ class MatchView:
         self.renderer.observed(observations)
 
     def finish(self, footer: Json) -> None:
-        self.console.print(result_table(footer, self.names))
+        self.console.print(result_table(footer, self.names, self.renderer.figure_columns))
         extra = self.renderer.results(footer)
         if extra is not None:
             self.console.print(extra)

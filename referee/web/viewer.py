@@ -26,7 +26,7 @@ from typing import Any
 from referee.games import Event
 from referee.records import Entry, MatchRecord
 from referee.render.common import ANY, Json
-from referee.render.view import FIGURE_COLUMNS, Viewpoint, decision_text, forfeit_text, renderer_for, strike_text
+from referee.render.view import Viewpoint, decision_text, forfeit_text, renderer_for, strike_text
 from referee.replay import Step, steps
 from referee.untrusted import safe_line
 from referee.web.drawing import GameDrawing, drawing_for, esc, seat_css
@@ -128,10 +128,11 @@ def _step_labels(record: MatchRecord) -> list[str]:
     return ["the deal"] + [f"decision {entry['n']}" for entry in record.decisions]
 
 
-def result_html(footer: Entry, names: Sequence[str]) -> str:
-    """The final ranking with the public end figures, strikes and forfeits."""
+def result_html(footer: Entry, names: Sequence[str], columns: Sequence[tuple[str, str]]) -> str:
+    """The final ranking with the public end figures (`columns`: the game
+    renderer's `figure_columns`), strikes and forfeits."""
     summary = footer.get("summary", {})
-    figures = [(key, heading) for key, heading in FIGURE_COLUMNS if key in summary]
+    figures = [(key, heading) for key, heading in columns if key in summary]
     forfeits = {f["seat"]: f for f in footer.get("forfeits", [])}
     ending = footer["end_reason"] + (f" ({footer['end_detail']})" if footer.get("end_detail") else "")
     head = "".join(f"<th>{esc(h)}</th>" for h in ["place", "seat", *(h for _, h in figures), "strikes", "forfeit"])
@@ -181,7 +182,8 @@ def viewer_data(prepared: Prepared, seats: Sequence[int] | None = None) -> dict[
         "texts": texts.items,
         "events": event_rows,
         "views": views,
-        "result": result_html(record.footer, names) if record.footer is not None else None,
+        "result": (result_html(record.footer, names, renderer_for(header["game"], names).figure_columns)
+                   if record.footer is not None else None),
         "unfinished": record.footer is None,
     }
 

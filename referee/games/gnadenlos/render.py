@@ -215,6 +215,9 @@ def _action(action: Json) -> str:
 class GnadenlosRenderer(GameRenderer):
     """Gnadenlos!: the table after every turn begins."""
 
+    figure_columns = (("fields", "field"), ("nuggets", "nuggets"), ("vultures", "vultures"))
+    """The final track, purse and vultures (summary.PUBLIC_KEYS, G-9.4)."""
+
     def table(self, observations: Sequence[Json], title: str = "") -> RenderableType | None:
         return _gnadenlos_table(observations, self.names, self.combine, title) if observations else None
 

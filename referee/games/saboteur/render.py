@@ -179,6 +179,9 @@ class SaboteurRenderer(GameRenderer):
     """Saboteur: the table after each step that changes the maze or the tools
     or starts a round, and the maze as it stood at each round's end."""
 
+    figure_columns = (("nuggets", "nuggets"),)
+    """Each seat's nugget total (summary.public_summary, S-6.5)."""
+
     def __init__(self, names: Sequence[str], combine: str = PUBLIC) -> None:
         super().__init__(names, combine)
         self._maze: Maze | None = None
