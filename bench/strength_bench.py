@@ -10,6 +10,9 @@ prefixed `saboteur-`, played at SABOTEUR_SEATS seats (match i puts the bot in
 seat i mod 5), a win being first place by final nugget total (S-7.2); e.g.
 `saboteur-heuristic` (heuristic vs four random bots; chance is 20 %) and
 `saboteur-mcts-0.2` (MCTS vs four heuristic bots).
+Any setting may end in "@" and a variant of the game, its options joined by
+"+" (`heuristic@auction=single+auction_order=best`): its matches are played
+under that rule set.
 A shared first place counts as a fraction (1/k for k winners). Intervals are
 95 % Wilson score intervals over the matches played.
 
@@ -46,6 +49,7 @@ from bots.mcts import MctsBot
 from bots.random import RandomBot
 from bots.sdk import Bot, DecisionContext, MatchInfo, TimeControl
 from referee.games import load_game
+from referee.games.base import parse_variant
 from referee.files import write_atomically
 
 SECTION = "Bots"
@@ -66,8 +70,15 @@ SABOTEUR_SEATS = 5
 where both teams have more than one member."""
 
 
+def split_variant(setting: str) -> tuple[str, dict[str, str]]:
+    """The setting without its "@variant" suffix, and that variant."""
+    name, _, variant = setting.partition("@")
+    return name, parse_variant(variant.replace("+", ","))
+
+
 def table(setting: str) -> tuple[str, int, str]:
-    """(game, seats, the setting without its game prefix) of `setting`."""
+    """(game, seats, the setting without its game prefix and variant) of `setting`."""
+    setting = split_variant(setting)[0]
     if setting.startswith(SABOTEUR):
         return "saboteur", SABOTEUR_SEATS, setting[len(SABOTEUR):]
     return "gnadenlos", SEATS, setting
@@ -116,7 +127,8 @@ def play_one(job: tuple[str, int]) -> MatchFigures:
         for k in range(seats)
     ]
     bots[seat] = subject(name, match)
-    result = play_match(bots, BASE_SEED + match, game=game, move_time=ARENA_MOVE_TIME)
+    variant = split_variant(setting)[1]
+    result = play_match(bots, BASE_SEED + match, game=game, variant=variant, move_time=ARENA_MOVE_TIME)
     ranks = result.outcome.ranks
     win = 1 / ranks.count(0) if ranks[seat] == 0 else 0.0
     stats = getattr(bots[seat], "stats", None)
@@ -240,7 +252,10 @@ def summarise(setting: str, figures: Sequence[MatchFigures], seconds: float) -> 
 
 def describe(setting: str) -> str:
     game, seats, name = table(setting)
+    variant = split_variant(setting)[1]
     where = f" (Saboteur, {seats} seats)" if game == "saboteur" else ""
+    if variant:
+        where += " under " + ", ".join(f"{k}={v}" for k, v in variant.items())
     if name == "heuristic":
         return f"heuristic vs {seats - 1} random{where}"
     _, move_time, *extras = name.split("-")

@@ -20,8 +20,13 @@ from gnadenlos_support import GAME
 from referee.games.gnadenlos.cards import IOU_VALUES, NUM_ADVENTURERS
 
 VARIANTS = st.fixed_dictionaries(
-    {"setup": st.sampled_from(["standard", "advanced"]), "gunfight_opt_out": st.sampled_from(["off", "on"])}
+    {"setup": st.sampled_from(["standard", "advanced"]), "gunfight_opt_out": st.sampled_from(["off", "on", "soft"])}
+) | st.fixed_dictionaries(
+    {"setup": st.sampled_from(["standard", "advanced"]), "gunfight_opt_out": st.sampled_from(["off", "on", "soft"]),
+     "auction": st.just("single"), "auction_order": st.sampled_from(["first", "best"]),
+     "auction_buy_limit": st.sampled_from(["one", "many"])}
 )
+"""Every variant option (G-2.6, G-5.10, G-5.11, G-6.7), the auction_* ones under auction=single."""
 MAX_DECISIONS = 20_000
 
 

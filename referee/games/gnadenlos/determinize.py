@@ -64,6 +64,9 @@ def _copy_public(state: GnadenlosState, obs: GnadenlosObservation, cfg: Gnadenlo
     state.n = obs.num_seats
     state.advanced = obs.advanced
     state.opt_out_variant = obs.opt_out_variant
+    state.opt_out_soft, state.single_auction = obs.opt_out_soft, obs.single_auction
+    state.order_best, state.buy_limit_one = obs.order_best, obs.buy_limit_one
+    state.ordered, state.bought = obs.ordered, list(obs.bought)
     state.turn, state.active = obs.turn, obs.active
     state.quiet, state.activity = _valve_counters(obs)
     state.phase = obs.phase or None

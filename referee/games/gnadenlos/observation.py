@@ -83,6 +83,18 @@ class GnadenlosObservation(Observation):
     final_order: tuple[Seat, ...]
     end_reason: str
     end_detail: str
+    opt_out_soft: bool = False
+    """Variant gunfight_opt_out=soft (G-5.11)."""
+    single_auction: bool = False
+    """Variant auction=single (G-6.7); the two options below apply under it."""
+    order_best: bool = False
+    """auction_order=best (G-6.7.1)."""
+    buy_limit_one: bool = False
+    """auction_buy_limit=one (G-6.7.4)."""
+    ordered: int = 0
+    """G-6.7.1: how many of `units` have their place in the auction order fixed."""
+    bought: tuple[Seat, ...] = ()
+    """G-6.7.4: the seats that bought a card in this single-card auction."""
 
     @property
     def adv_hand(self) -> tuple[int, ...]:
@@ -116,6 +128,7 @@ class GnadenlosObservation(Observation):
             "takers", "bid_order", "pick_order", "final_order",
         ):
             data[key] = tuple(obj[key])
+        data["bought"] = tuple(obj.get("bought", ()))
         return cls(**data)
 
 
@@ -200,4 +213,10 @@ def observe(state: Any, seat: Seat) -> GnadenlosObservation:
         final_order=tuple(state.final_order),
         end_reason=state.end_reason,
         end_detail=state.end_detail,
+        opt_out_soft=state.opt_out_soft,
+        single_auction=state.single_auction,
+        order_best=state.order_best,
+        buy_limit_one=state.buy_limit_one,
+        ordered=state.ordered,
+        bought=tuple(state.bought),
     )

@@ -175,7 +175,6 @@ _GNADENLOS_EVENTS: dict[str, Callable[[Mapping[str, Any], Sequence[str]], Text]]
     "lot": lambda d, n: _line("on offer: ", (adventurer(d["card"]), "bold"), ", bidders ",
                               Text(", ").join(seat_label(s, n) for s in d["bidders"])),
     "bid_position": lambda d, n: _line(_s(d, n), " bids ", "first" if d["first"] else "last"),
-    "lot_discarded": lambda d, n: _line(f"nobody may buy {adventurer(d['card'])}: discarded"),
     "spared": lambda d, n: _line(_s(d, n), f" is spared (someone opted out) and keeps {adventurer(d['card'])}"),
     "payday": lambda d, n: _line(("payday", "bold")),
     "die_rolled": lambda d, n: _line(f"die: {d['face']}"),

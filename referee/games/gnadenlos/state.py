@@ -848,16 +848,12 @@ class GnadenlosState(State):
             return
         card = self.units[0][0]
         left = [(self.active + k) % self.n for k in range(1, self.n)]
+        # G-6.7.4: under auction_buy_limit=one the buyers so far sit out. At
+        # most N-1 cards are on offer to N players, so someone always remains
+        # (the rule's discard of a card without bidders never applies).
         bidders = [s for s in left + [self.active] if not (self.buy_limit_one and s in self.bought)]
         self.bids = [None] * self.n
         self.bid_pos = 0
-        if not bidders:  # G-6.7.4: nobody may buy it
-            self.units.pop(0)
-            self.ordered -= 1
-            self.adv_discard.append(card)
-            self._log("lot_discarded", self._all, card=card)
-            self._then("lot")
-            return
         self.bid_order = bidders
         self._log("lot", self._all, card=card, bidders=list(bidders))
         if self.active in bidders and len(bidders) > 1:

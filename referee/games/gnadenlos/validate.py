@@ -211,6 +211,9 @@ def _check_single_auction(state: GnadenlosState, auction: bool) -> None:
     if any(not 0 <= s < state.n for s in state.bought) or (
             state.buy_limit_one and len(set(state.bought)) != len(state.bought)):
         raise ScenarioError("bought", f"{state.bought}: seats, each once under auction_buy_limit=one", "G-6.7.4")
+    if len(state.bought) + len(state.units) > state.n - 1:
+        raise ScenarioError("bought", f"{state.bought} with {len(state.units)} cards still on offer: at most "
+                            f"{state.n - 1} cards are revealed (N-1), each bought once", "G-6.7, G-6.1")
     if state.phase == ORDER and not state.order_best:
         raise ScenarioError("phase", "order is decided only under auction_order=best", "G-6.7.1")
 

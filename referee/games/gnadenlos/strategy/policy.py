@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from referee.games.gnadenlos.actions import Bid, Buy, Commit, FinalBuy, OptOut, Pick, Refill, Take
+from referee.games.gnadenlos.actions import Bid, BidPosition, Buy, Commit, FinalBuy, OptOut, Order, Pick, Refill, Take
 from referee.games.gnadenlos.cards import RATINGS, EventCard
 from referee.games.gnadenlos.config import DEFAULT_CONFIG
 from referee.games.gnadenlos.observation import HIDDEN
@@ -58,6 +58,10 @@ def decide(view: SeatView, legal: Sequence[Any]) -> Any:
         return choose_take(view, legal)
     if isinstance(first, Refill):
         return choose_refill(view, legal)
+    if isinstance(first, BidPosition):
+        return choose_bid_position(legal)
+    if isinstance(first, Order):
+        return choose_order(view, legal)
     return first
 
 
@@ -328,3 +332,22 @@ def choose_refill(view: SeatView, legal: Sequence[Any]) -> Any:
             short = value > view.nuggets[colour]
             scores.append(-0.3 * value - (2.0 if short else 0.0))
     return _best(legal, scores)
+
+
+# ------------------------------------------------- single-card auction (G-6.7)
+
+
+def choose_bid_position(legal: Sequence[Any]) -> Any:
+    """G-6.7.2: bid last. The bid rule (`choose_bid`) knows the bids already
+    made exactly and only guesses the later ones, so the last bidder sees
+    every rival bid: it outbids by just enough when the card is worth it,
+    keeps its IOUs when it is not, and never has its total claimed after it
+    (G-6.2). docs/bots.md compares it with bidding first."""
+    return next(action for action in legal if not action.first)
+
+
+def choose_order(view: SeatView, legal: Sequence[Any]) -> Any:
+    """G-6.7.1: among the tied cards, the one the active player wants least
+    goes next, and the one it wants most last: rivals spend their IOUs (and,
+    under auction_buy_limit=one, their right to buy) on the earlier cards."""
+    return _best(legal, [-CARD_VALUE[a.card] for a in legal])

@@ -60,6 +60,8 @@ class SeatView:
     bid_order: tuple[int, ...] | list[int]
     """The auction's bidding order: the seats after the bidder bid later."""
     units: list[tuple[int, ...]]
+    """The lots the bids compete for: in a single-card auction (G-6.7) only
+    the card on offer, the first of the order."""
     participants: tuple[int, ...] | list[int]
 
 
@@ -97,7 +99,7 @@ def view_from_observation(obs: GnadenlosObservation) -> SeatView:
         bid_totals=[None if b is None else (sum(v for _, v in b) if b else -1) for b in obs.bids],
         bid_sizes=[len(b or ()) for b in obs.bids],
         bid_order=obs.bid_order,
-        units=list(obs.units),
+        units=list(obs.units[:1] if obs.single_auction and obs.ordered else obs.units),
         participants=obs.participants,
     )
 
@@ -174,6 +176,6 @@ def view_from_state(state: Any, seat: int) -> SeatView:
         bid_totals=[None if b is None else (sum(IOU_VALUE[c] for c in b) if b else -1) for b in state.bids],
         bid_sizes=[len(b or ()) for b in state.bids],
         bid_order=state.bid_order,
-        units=state.units,
+        units=state.units[:1] if state.ordered else state.units,
         participants=state.participants,
     )
