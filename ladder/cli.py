@@ -21,6 +21,7 @@ from rich.table import Table
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import Store, StoreError, default_db_path, version_log_path
+from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
 from referee.log_tail import last_lines
 from referee.sandbox import capabilities
@@ -171,20 +172,39 @@ def parse_players(text: str, game: str) -> tuple[int, ...]:
 
 
 def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
-    """KEY=VALUE options as the game's variant (only the ones given)."""
+    """--variant NAME=VALUE options as the game's variant (only the ones
+    given), as every command reads them (referee/cli/variants.py)."""
+    from referee.cli.variants import read_variant
     from referee.games import load_game
 
-    variant = {}
+    return read_variant(load_game(game), items)
+
+
+def variant_tags(items: tuple[str, ...], games: tuple[str, ...]) -> tuple[str, ...]:
+    """`referee submit --variant NAME=VALUE` as the tags a bot is registered
+    for: each option of the games that have it (of `games`, every game if
+    none). An option no such game has is a usage error listing theirs."""
+    from referee.cli.variants import read_variant
+    from referee.games import game_names, load_game
+    from referee.games.base import parse_variant as split_options
+    from referee.games.rule_sets import variant_tags as tags_of
+
+    given: dict[str, str] = {}
     for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--variant")
-        variant[key.strip()] = value.strip()
-    try:
-        load_game(game).check_variant(variant)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--variant") from None
-    return variant
+        given.update(split_options(item))
+    tags: list[str] = []
+    for name in games or game_names():
+        rules = load_game(name)
+        mine = {key: value for key, value in given.items() if key in rules.variant_options}
+        if mine:
+            tags += tags_of(rules, read_variant(rules, [f"{k}={v}" for k, v in mine.items()]))
+    known = {key for name in games or game_names() for key in load_game(name).variant_options}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        options = "; ".join(f"{name}: {load_game(name).describe_variants()}" for name in games or game_names())
+        raise click.BadParameter(f"no game of the bot has a variant option {unknown[0]!r}; the options are {options}",
+                                 param_hint="'--variant'")
+    return tuple(tags)
 
 
 @click.command()
@@ -198,6 +218,8 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @click.option("--game", "games", multiple=True,
               help="A game to validate and register the bot for (repeatable; default: the games its bot.toml "
                    "lists, or for a file every game its handshake names).")
+@variant_option("A variant to validate and register the bot for, NAME=VALUE (repeatable; default: its bot.toml's "
+                "variants, else every variant its handshake declares); its handshake must declare it.")
 @click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
               help="Refuse a bot whose files hold more MiB than this.")
 @click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
@@ -207,13 +229,17 @@ def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
 @db_option
 @remote_options
 def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,
-           games: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, db_path: Path | None,
-           server: str | None, token: str | None, tls_ca: Path | None) -> None:
+           games: tuple[str, ...], variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int,
+           db_path: Path | None, server: str | None, token: str | None, tls_ca: Path | None) -> None:
     """Check a bot (file or folder with bot.toml) and register it (with --server: the service's limits apply)."""
     from ladder.submission import SubmissionError
     from ladder.submission import submit as do_submit
 
     limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
+    tags = variant_tags(variants, games)
+    if server is not None and tags:
+        raise click.UsageError("--variant is not yet sent to a ladder service: declare the variants in the bot's "
+                               "bot.toml (variants = [...]) or its handshake")
     if server is not None:
         with remote(server, token, tls_ca) as service:
             done = service.submit(path, name=name, version=version, games=games, startup_timeout=startup_timeout,
@@ -221,11 +247,11 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
     else:
         with open_store(db_path) as store:
             try:
-                done = do_submit(store, path, name=name, version=version, games=games,
+                done = do_submit(store, path, name=name, version=version, games=games, variants=tags,
                                  startup_timeout=startup_timeout, move_time=move_time, limits=limits)
             except SubmissionError as exc:  # it may quote the submission (file names, bot.toml, the bot's words)
                 raise click.ClickException(refusal(exc, exc.log)) from None
-    plays = ", ".join(done.games)
+    plays = ", ".join(done.games) + (f" with variants {', '.join(done.variants)}" if done.variants else "")
     if done.new:
         twins = f"; identical to {', '.join(done.twins)}, rated as a bot of its own" if done.twins else ""
         click.echo(f"registered {done.name} version {done.version} for {plays} "
@@ -260,7 +286,8 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
     if as_json:
         click.echo(json.dumps([
             {"id": b.bot_id, "name": b.name, "version": b.version, "kind": b.kind, "active": b.active,
-             "games": list(b.games), "sha256": b.content_hash, "description": b.description,
+             "games": list(b.games), "variants": list(b.variants), "sha256": b.content_hash,
+             "description": b.description,
              "registered": b.created_at} for b in rows
         ], indent=2))
         return
@@ -299,8 +326,8 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
 @click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
 @click.option("--seed", type=int, default=None,
               help="Seed of the matchmaking (which bots meet, seats); deals come from the committed seed chain.")
-@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
-              help="A rule variant of the game (repeatable), e.g. setup=advanced.")
+@variant_option("A variant option of the game, NAME=VALUE (repeatable): a ladder of that rule set, rated apart "
+                "from the others, among the bots that declare it.")
 @game_option
 @db_option
 @click.option("--web", "web_port", type=click.IntRange(0, 65535), default=None,
@@ -313,6 +340,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     from ladder.progress import ProgressLines
     from ladder.render import LiveView, pairs_report, standings_table, versus_report
     from ladder.roster import register_builtins
+    from ladder.rule_set_names import heading, rule_set_of
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
     from ladder.sprt import Sprt
@@ -325,6 +353,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     check_cluster_options(workers, scheduler)
     sizes = parse_players(players, game)
     variant = parse_variant(variants, game)
+    rule_set = rule_set_of(game, variant)
     console = make_console()
     with open_store(db_path) as store, ExitStack() as held:
         try:  # one ladder per store: a second would play the planned matches again
@@ -332,21 +361,21 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         except StoreError as exc:
             raise click.ClickException(str(exc)) from None
         if recompute:
-            equal, skills = do_recompute(store, game)
+            equal, skills = do_recompute(store, game, rule_set)
             if equal:
-                click.echo(f"recomputed the ratings of {len(skills)} bots from {store.match_count(game)} matches: "
-                           "identical to the stored ones")
+                click.echo(f"recomputed the ratings of {len(skills)} bots from {store.match_count(game, rule_set)} "
+                           f"matches of the {heading(game, rule_set)}: identical to the stored ones")
             else:
-                store.replace_ratings(game, skills)
+                store.replace_ratings(game, skills, rule_set)
                 click.echo("recomputed ratings differed from the stored ones; the stored ones were replaced")
             return
         if not no_builtins:
             register_builtins(store, game)
         try:  # refuse before any worker starts; the run itself warns of skipped sizes
-            seatable(game, sizes, len(game_roster(store, game)))
+            seatable(game, sizes, len(game_roster(store, game, variant)))
         except LadderError as exc:
             raise click.ClickException(str(exc)) from None
-        pair = find_versus(store, game, versus) if versus else None
+        pair = find_versus(store, game, versus, variant) if versus else None
         budget = matches or (DEFAULT_STABLE_BUDGET if until_stable or versus else DEFAULT_MATCHES)
         click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
         sprt = Sprt(margin or Sprt().margin, alpha, beta)
@@ -369,17 +398,17 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                 status = runner.run()
             except LadderError as exc:  # it may quote a failed match's detail, a bot's words
                 raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
-        rows = standings(store, game)
-        pairs = pair_statuses(store, game, rows, confidence=confidence, margin=config.margin)
-        console.print(standings_table(rows, f"{game} ladder", pairs, width=console.width,
-                                      set_size=mean_set_size(store, game)))
+        rows = standings(store, game, rule_set=rule_set)
+        pairs = pair_statuses(store, game, rows, confidence=confidence, margin=config.margin, rule_set=rule_set)
+        console.print(standings_table(rows, heading(game, rule_set), pairs, width=console.width,
+                                      set_size=mean_set_size(store, game, rule_set)))
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
                       f"records in {store.records_dir}")
         console.print(reveal_line(store, game), markup=False, highlight=False, soft_wrap=True)
         names = {b.bot_id: b.label for b in store.bots()}
         if until_stable:
-            console.print(pairs_report(status, names, mean_set_size(store, game)))
+            console.print(pairs_report(status, names, mean_set_size(store, game, rule_set)))
         if status.versus is not None:
             console.print(versus_report(status.versus, names))
         if status.interrupted:
@@ -404,9 +433,12 @@ def reveal_line(store: Store, game: str) -> str:
     return f"deals revealed: seed chain {last.chain_id}, {shown}; `referee ladder-audit` checks every match"
 
 
-def find_versus(store: Store, game: str, names: tuple[str, str]) -> tuple[int, int]:
+def find_versus(store: Store, game: str, names: tuple[str, str],
+                variant: dict[str, str] | None = None) -> tuple[int, int]:
     """The bot ids of --versus NEW OLD (NAME is the active version, NAME@VERSION
-    any version): two different bots that play `game`."""
+    any version): two different bots that play `game` (and `variant`)."""
+    from ladder.rule_set_names import plays
+
     ids = []
     for text in names:
         name, _, version = text.partition("@")
@@ -416,6 +448,8 @@ def find_versus(store: Store, game: str, names: tuple[str, str]) -> tuple[int, i
             raise click.BadParameter(f"no bot {safe_line(text)} ({known})", param_hint="--versus")
         if game not in found[-1].games:
             raise click.BadParameter(f"{found[-1].label} does not play {game}", param_hint="--versus")
+        if variant and not plays(game, variant, found[-1].variants):
+            raise click.BadParameter(f"{found[-1].label} does not declare the variant", param_hint="--versus")
         ids.append(found[-1].bot_id)
     if ids[0] == ids[1]:
         raise click.BadParameter("NEW and OLD are the same bot version", param_hint="--versus")
@@ -429,17 +463,23 @@ def find_versus(store: Store, game: str, names: tuple[str, str]) -> tuple[int, i
 @click.option("--h2h", is_flag=True, help="Add the head-to-head matrix.")
 @click.option("--seats", is_flag=True, help="Add the win share per seat position.")
 @click.option("--all", "include_retired", is_flag=True, help="Include older versions of each bot.")
+@variant_option("Show the ladder of this rule set, NAME=VALUE (repeatable; default: the base rules): each rule "
+                "set is rated apart.")
 @confidence_option
 @margin_option
 @remote_options
 def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool,
-          confidence: float, margin: float | None, server: str | None, token: str | None,
-          tls_ca: Path | None) -> None:
-    """Show the standings of the ladder."""
+          variants: tuple[str, ...], confidence: float, margin: float | None, server: str | None,
+          token: str | None, tls_ca: Path | None) -> None:
+    """Show the standings of the ladder (one rule set: the base rules unless --variant)."""
+    from ladder.rule_set_names import rule_set_of
     from ladder.standings import to_json
     from ladder.stopping import DEFAULT_MARGIN
 
     margin = margin or DEFAULT_MARGIN
+    rule_set = rule_set_of(game, parse_variant(variants, game))
+    if server is not None and rule_set:
+        raise click.UsageError("--variant is not yet asked of a ladder service: its table shows the base rules")
     if server is not None:
         console = make_console()
         with remote(server, token, tls_ca) as service:
@@ -451,27 +491,34 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
     with open_store(db_path, create=False) as store:
         if as_json:
             click.echo(json.dumps(to_json(store, game, h2h=h2h, seats=seats, include_retired=include_retired,
-                                          confidence=confidence, margin=margin), indent=2))
+                                          confidence=confidence, margin=margin, rule_set=rule_set), indent=2))
             return
         print_table(store, make_console(), game, h2h=h2h, seats=seats, include_retired=include_retired,
-                    confidence=confidence, margin=margin)
+                    confidence=confidence, margin=margin, rule_set=rule_set)
 
 
 def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: bool, include_retired: bool,
-                confidence: float, margin: float) -> None:
-    """`referee table`'s tables (the ladder service prints them for `--server` with this too)."""
+                confidence: float, margin: float, rule_set: str = "") -> None:
+    """`referee table`'s tables (the ladder service prints them for `--server` with this too): the
+    standings of one rule set, titled with it, and a line naming the other rule sets that have matches."""
     from ladder.render import h2h_table, seats_table, standings_table, table_notes
+    from ladder.rule_set_names import heading
     from ladder.standings import pair_statuses, standings
 
-    rows = standings(store, game, include_retired=include_retired)
-    pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin)
-    console.print(standings_table(rows, f"{game} ladder: {store.match_count(game)} matches", pairs,
-                                  width=console.width))
+    rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)
+    pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin, rule_set=rule_set)
+    console.print(standings_table(rows, f"{heading(game, rule_set)}: {store.match_count(game, rule_set)} matches",
+                                  pairs, width=console.width))
     console.print(table_notes(confidence, margin))
+    others = {name: count for name, count in store.rule_sets(game).items() if name != rule_set}
+    if others:
+        listed = "; ".join(f"{name or 'base rules'} ({count} matches)" for name, count in others.items())
+        console.print(f"other rule sets, each rated apart (show one with --variant NAME=VALUE): {listed}",
+                      markup=False, highlight=False)
     if h2h:
-        console.print(h2h_table(store, game, rows))
+        console.print(h2h_table(store, game, rows, rule_set))
     if seats:
-        console.print(seats_table(store, game))
+        console.print(seats_table(store, game, rule_set))
 
 
 @click.command()

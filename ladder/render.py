@@ -161,9 +161,9 @@ def versus_report(versus: Versus, names: dict[int, str]) -> Text:
     )
 
 
-def h2h_table(store: Store, game: str, rows: Sequence[Standing]) -> Table:
+def h2h_table(store: Store, game: str, rows: Sequence[Standing], rule_set: str = "") -> Table:
     """Row bot finished ahead of column bot in this share of their matches."""
-    pairs = head_to_head(store, game)
+    pairs = head_to_head(store, game, rule_set)
     table = Table(title="head to head: how often the row bot finished ahead of the column bot",
                   title_justify="left")
     table.add_column("")
@@ -178,11 +178,11 @@ def h2h_table(store: Store, game: str, rows: Sequence[Standing]) -> Table:
     return table
 
 
-def seats_table(store: Store, game: str) -> Table:
+def seats_table(store: Store, game: str, rule_set: str = "") -> Table:
     table = Table(title="win share per seat", title_justify="left")
     for name in ("players", "seat", "matches", "wins", "win share"):
         table.add_column(name, justify="right")
-    for size, seats in seat_shares(store, game).items():
+    for size, seats in seat_shares(store, game, rule_set).items():
         for s in seats:
             share = s["win_share"]
             table.add_row(str(size), str(s["seat"]), str(s["matches"]), str(s["wins"]),

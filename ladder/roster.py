@@ -23,6 +23,8 @@ from pathlib import Path
 import bots as bots_package
 from ladder.store import BotRow, Store
 from referee.builtins import resolve_bot_command
+from referee.games import load_game
+from referee.games.rule_sets import every_variant_tag
 
 DEFAULT_ROSTER: tuple[tuple[str, str], ...] = (
     ("random", "random"),
@@ -56,15 +58,24 @@ def register_builtins(store: Store, game: str, roster: Sequence[tuple[str, str]]
             if found:
                 bot_id = found[-1].bot_id
                 conn.execute("UPDATE bots SET active = (id = ?) WHERE name = ?", (bot_id, name))
+                games = found[-1].games if game in found[-1].games else (*found[-1].games, game)
                 if game not in found[-1].games:  # the same built-in, now also on this game's ladder
-                    store.set_games(conn, bot_id, [*found[-1].games, game])
+                    store.set_games(conn, bot_id, games)
+                store.set_variants(conn, bot_id, builtin_variants(games))
             else:
                 bot_id = store.add_bot(
                     conn, name=name, version=content_hash[:8], content_hash=content_hash, kind="builtin",
                     command=[spec], folder=None, games=[game], description=f"built-in bot {spec}",
+                    variants=builtin_variants([game]),
                 )
             ids.append(bot_id)
     return ids
+
+
+def builtin_variants(games: Sequence[str]) -> tuple[str, ...]:
+    """What the built-in bots declare in their handshakes: every variant of
+    their games (bots.sdk.every_variant)."""
+    return tuple(tag for game in games for tag in every_variant_tag(load_game(game)))
 
 
 def folder_command(tokens: Sequence[str], folder: Path) -> list[str]:

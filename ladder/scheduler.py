@@ -34,7 +34,7 @@ import logging
 import random
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ladder import matchmaking
@@ -44,6 +44,7 @@ from ladder.evidence import PairEvidence, pair_key
 from ladder.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.ratings import MODEL, Skill, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
 from ladder.sprt import Sprt
+from ladder.rule_set_names import plays, rule_set_of
 from ladder.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.store import BotRow, Store
@@ -76,10 +77,16 @@ class LadderConfig:
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
+    """The rule set's options (only those given): its ratings are its own."""
     seed: int | None = None
     """Of the matchmaking's random choices (which bots meet, seats); never of
     the deals, which come from the run's secret seed chain."""
     max_attempts: int = 3
+
+    @property
+    def rule_set(self) -> str:
+        """The name its ratings and matches are kept under (ladder.rule_set_names)."""
+        return rule_set_of(self.game, self.variant)
 
 
 @dataclass
@@ -175,7 +182,7 @@ class Ladder:
         self.env = make_env()
         self.rng = random.Random(config.seed)
         self._adopt_rating_model()
-        self.skills: dict[int, Skill] = store.ratings(config.game)
+        self.skills: dict[int, Skill] = store.ratings(config.game, config.rule_set)
         self.stats: dict[int, _Tally] = {}
         self.latest_seq = 0
         self._load_stats()
@@ -188,7 +195,7 @@ class Ladder:
     # -- state ----------------------------------------------------------------
 
     def _load_stats(self) -> None:
-        for row in self.store.seat_rows(self.config.game):
+        for row in self.store.seat_rows(self.config.game, self.config.rule_set):
             self._count_seat(row.bot_id, row.num_seats, row.seat, row.seq)
 
     def _count_seat(self, bot_id: int, num_seats: int, seat: int, seq: int) -> None:
@@ -212,24 +219,26 @@ class Ladder:
             return
         env = make_env()
         for game in self.store.games():
-            self.store.replace_ratings(game, replay_ratings(env, self.store.rated_results(game)))
+            for rule_set in self.store.rule_sets(game):
+                results = self.store.rated_results(game, rule_set)
+                self.store.replace_ratings(game, replay_ratings(env, results), rule_set)
         self.store.set_meta(RATING_MODEL_KEY, MODEL)
 
     def roster(self) -> list[BotRow]:
         """The active bots of the game, and with --versus both bots compared
         (OLD may be a retired version)."""
-        bots = game_roster(self.store, self.config.game)
+        bots = game_roster(self.store, self.config.game, self.config.variant)
         known = {b.bot_id for b in bots}
         extra = [self.store.bot(b) for b in self.config.versus or () if b not in known]
         return bots + extra
 
     def ranking(self) -> list[int]:
         """Active bot ids, best first (by the conservative rating)."""
-        return ranking(self.skills, [b.bot_id for b in game_roster(self.store, self.config.game)],
+        return ranking(self.skills, [b.bot_id for b in game_roster(self.store, self.config.game, self.config.variant)],
                        initial_skill(self.env))
 
     def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
-        return pair_evidence(self.store, self.config.game, self.config.confidence)
+        return pair_evidence(self.store, self.config.game, self.config.confidence, rule_set=self.config.rule_set)
 
     def refresh(self) -> None:
         """Judge the evidence anew: the adjacent pairs (and whether all are
@@ -260,7 +269,7 @@ class Ladder:
     def _resumed_tasks(self) -> list[MatchTask]:
         specs: dict[int, BotSpec] = {}
         tasks = []
-        for p in self.store.planned(self.config.game):
+        for p in self.store.planned(self.config.game, self.config.rule_set):
             bots = tuple(specs.setdefault(b, self._spec(self.store.bot(b))) for b in p["bot_ids"])
             tasks.append(MatchTask(p["match_id"], p["game"], p["set_id"], p["rotation"], p["seed"],
                                    p["variant"], bots, attempt=p["attempts"] + 1))
@@ -418,9 +427,11 @@ class Ladder:
         return self.status
 
 
-def game_roster(store: Store, game: str) -> list[BotRow]:
-    """The active bots that play `game`."""
-    return [b for b in store.bots(active_only=True) if game in b.games]
+def game_roster(store: Store, game: str, variant: Mapping[str, str] | None = None) -> list[BotRow]:
+    """The active bots that play `game`, under `variant` when given: a bot
+    is never seated in a variant it did not declare."""
+    return [b for b in store.bots(active_only=True)
+            if game in b.games and (not variant or plays(game, variant, b.variants))]
 
 
 def seatable(game: str, sizes: Sequence[int], roster_size: int) -> tuple[tuple[int, ...], str | None]:
@@ -450,8 +461,9 @@ def _size_list(sizes: Sequence[int]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def recompute(store: Store, game: str) -> tuple[bool, dict[int, Skill]]:
-    """Replay every stored result of `game` through TrueSkill in the order
-    it was rated. Returns (equal to the stored ratings, the recomputed ones)."""
-    recomputed = replay_ratings(make_env(), store.rated_results(game))
-    return recomputed == store.ratings(game), recomputed
+def recompute(store: Store, game: str, rule_set: str = "") -> tuple[bool, dict[int, Skill]]:
+    """Replay every stored result of one rule set of `game` through
+    TrueSkill in the order it was rated. Returns (equal to the stored
+    ratings, the recomputed ones)."""
+    recomputed = replay_ratings(make_env(), store.rated_results(game, rule_set))
+    return recomputed == store.ratings(game, rule_set), recomputed

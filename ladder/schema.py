@@ -7,7 +7,8 @@ known version. Add a migration by appending a function to `MIGRATIONS`; never
 edit one that has shipped.
 
 Every table that holds results or ratings has a `game` column, so Saboteur
-ratings live beside Gnadenlos! ones without a schema change.
+ratings live beside Gnadenlos! ones without a schema change, and a
+`rule_set` column (since version 4), so each variant's ratings live apart.
 """
 
 from __future__ import annotations
@@ -172,7 +173,54 @@ def _v3_seed_chains(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_strike_reasons, _v3_seed_chains]
+def _v4_rule_sets(conn: sqlite3.Connection) -> None:
+    """Ratings per rule set (issue 20): a bot's rating under a variant is not
+    its rating under the base rules. Matches, planned matches and rating
+    history say their rule set (referee.games.rule_sets: the non-default
+    options, '' for the base rules), ratings are keyed by it, and each bot
+    keeps the variants it declared (JSON list of GAME:OPTION=VALUE; none
+    for a bot registered before: base rules only). Stored matches are
+    filed under their variant's rule set; if any was not the base rules,
+    the ratings are recomputed per rule set at the next run (the rating
+    model key is cleared)."""
+    from ladder.rule_set_names import rule_set_of
+
+    _execute_all(
+        conn,
+        """
+        ALTER TABLE bots ADD COLUMN variants TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE matches ADD COLUMN rule_set TEXT NOT NULL DEFAULT '';
+        ALTER TABLE planned ADD COLUMN rule_set TEXT NOT NULL DEFAULT '';
+        ALTER TABLE rating_history ADD COLUMN rule_set TEXT NOT NULL DEFAULT '';
+        CREATE TABLE ratings_by_rule_set (
+            game     TEXT NOT NULL,
+            rule_set TEXT NOT NULL DEFAULT '',
+            bot_id   INTEGER NOT NULL REFERENCES bots (id),
+            mu       REAL NOT NULL,
+            sigma    REAL NOT NULL,
+            PRIMARY KEY (game, rule_set, bot_id)
+        );
+        INSERT INTO ratings_by_rule_set (game, rule_set, bot_id, mu, sigma) SELECT game, '', bot_id, mu, sigma FROM ratings;
+        DROP TABLE ratings;
+        ALTER TABLE ratings_by_rule_set RENAME TO ratings
+        """,
+    )
+    varied = False
+    for table in ("matches", "planned"):
+        for match_id, game, variant in conn.execute(f"SELECT match_id, game, variant FROM {table}").fetchall():
+            name = rule_set_of(game, json.loads(variant))
+            if name:
+                varied = True
+                conn.execute(f"UPDATE {table} SET rule_set = ? WHERE match_id = ?", (name, match_id))
+    conn.execute("UPDATE rating_history SET rule_set ="
+                 " (SELECT m.rule_set FROM matches m WHERE m.match_id = rating_history.match_id)")
+    if varied:
+        conn.execute("DELETE FROM meta WHERE key = 'rating_model'")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _v1_initial, _v2_strike_reasons, _v3_seed_chains, _v4_rule_sets,
+]
 """MIGRATIONS[n-1] moves the schema from version n-1 to version n."""
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -25,9 +25,11 @@ from typing import Any
 from ladder.deal_audit import chain_summaries
 from ladder.evidence import PairEvidence, collect
 from ladder.ratings import MODEL, MU, SIGMA, Skill, adjacent_confidences, make_env, replay_ratings
+from ladder.rule_set_names import plays
 from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store import SeatRow, Store
 from ladder.strikes import STRIKE_REASONS
+from referee.games.rule_sets import rule_set_variant
 
 RATING_MODEL_KEY = "rating_model"
 """The `meta` key naming the TrueSkill parameters the stored ratings were
@@ -59,13 +61,13 @@ class Standing:
     "unknown" for strikes stored before their reasons were."""
 
 
-def current_ratings(store: Store, game: str) -> dict[int, Skill]:
-    """The ratings of `game` under the program's rating model: the stored
-    ones, or recomputed from the results when they were stored under other
-    parameters."""
-    if store.meta(RATING_MODEL_KEY) == MODEL or not store.match_count(game):
-        return store.ratings(game)
-    return replay_ratings(make_env(), store.rated_results(game))
+def current_ratings(store: Store, game: str, rule_set: str = "") -> dict[int, Skill]:
+    """The ratings of one rule set of `game` ('' the base rules) under the
+    program's rating model: the stored ones, or recomputed from the results
+    when they were stored under other parameters."""
+    if store.meta(RATING_MODEL_KEY) == MODEL or not store.match_count(game, rule_set):
+        return store.ratings(game, rule_set)
+    return replay_ratings(make_env(), store.rated_results(game, rule_set))
 
 
 def _reasons(rows: Sequence[SeatRow]) -> dict[str, int]:
@@ -78,14 +80,17 @@ def _reasons(rows: Sequence[SeatRow]) -> dict[str, int]:
     return {reason: total[reason] for reason in order if total[reason] > 0}
 
 
-def standings(store: Store, game: str, *, include_retired: bool = False) -> list[Standing]:
-    """The ranking of `game`: every active bot that plays it (and, with
-    `include_retired`, every older version that has a rating)."""
-    ratings = current_ratings(store, game)
-    seats = store.seat_rows(game)
+def standings(store: Store, game: str, *, include_retired: bool = False, rule_set: str = "") -> list[Standing]:
+    """The ranking of one rule set of `game`: every active bot that plays
+    it, variant included, or has a rating under it (and, with
+    `include_retired`, every older version that has one)."""
+    ratings = current_ratings(store, game, rule_set)
+    seats = store.seat_rows(game, rule_set)
+    variant = rule_set_variant(rule_set)
     bots = [
         b for b in store.bots()
-        if (b.active and game in b.games) or (include_retired and b.bot_id in ratings)
+        if (b.active and game in b.games and (b.bot_id in ratings or plays(game, variant, b.variants)))
+        or (include_retired and b.bot_id in ratings)
     ]
     played: dict[int, list[SeatRow]] = defaultdict(list)
     for row in seats:
@@ -129,25 +134,26 @@ def finished_sets(rows: Sequence[SeatRow], pending: Set[str]) -> list[list[tuple
     return [sets[s] for s in sorted(sets, key=lambda s: finished[s])]
 
 
-def pair_evidence(store: Store, game: str, confidence: float) -> dict[tuple[int, int], PairEvidence]:
-    """The evidence of every pair of bots from the finished sets of `game`."""
-    pending = {p["set_id"] for p in store.planned(game)}
-    return collect(finished_sets(store.seat_rows(game), pending), 1 - confidence)
+def pair_evidence(store: Store, game: str, confidence: float, *,
+                  rule_set: str = "") -> dict[tuple[int, int], PairEvidence]:
+    """The evidence of every pair of bots from the finished sets of one rule set of `game`."""
+    pending = {p["set_id"] for p in store.planned(game, rule_set)}
+    return collect(finished_sets(store.seat_rows(game, rule_set), pending), 1 - confidence)
 
 
 def pair_statuses(
     store: Store, game: str, rows: Sequence[Standing], *, confidence: float = DEFAULT_CONFIDENCE,
-    margin: float = DEFAULT_MARGIN,
+    margin: float = DEFAULT_MARGIN, rule_set: str = "",
 ) -> list[PairStatus]:
     """The verdict on each adjacent pair of the standings `rows`."""
-    evidence = pair_evidence(store, game, confidence)
+    evidence = pair_evidence(store, game, confidence, rule_set=rule_set)
     return adjacent_pairs([r.bot_id for r in rows], evidence, confidence=confidence, margin=margin)
 
 
-def head_to_head(store: Store, game: str) -> dict[tuple[int, int], tuple[int, int]]:
+def head_to_head(store: Store, game: str, rule_set: str = "") -> dict[tuple[int, int], tuple[int, int]]:
     """(a, b) -> (matches where a finished ahead of b, matches a and b played together)."""
     by_match: dict[str, list[SeatRow]] = defaultdict(list)
-    for row in store.seat_rows(game):
+    for row in store.seat_rows(game, rule_set):
         by_match[row.match_id].append(row)
     ahead: Counter[tuple[int, int]] = Counter()
     together: Counter[tuple[int, int]] = Counter()
@@ -160,12 +166,12 @@ def head_to_head(store: Store, game: str) -> dict[tuple[int, int], tuple[int, in
     return {pair: (ahead[pair], n) for pair, n in together.items()}
 
 
-def seat_shares(store: Store, game: str) -> dict[int, list[dict[str, Any]]]:
+def seat_shares(store: Store, game: str, rule_set: str = "") -> dict[int, list[dict[str, Any]]]:
     """Table size -> per seat: matches, wins and win share (shared wins count
     for each winner), to spot a seat advantage."""
     matches: Counter[tuple[int, int]] = Counter()
     wins: Counter[tuple[int, int]] = Counter()
-    for row in store.seat_rows(game):
+    for row in store.seat_rows(game, rule_set):
         matches[(row.num_seats, row.seat)] += 1
         wins[(row.num_seats, row.seat)] += row.place == 0
     result: dict[int, list[dict[str, Any]]] = {}
@@ -194,32 +200,36 @@ def pairs_json(statuses: Sequence[PairStatus], rows: Sequence[Standing], sizes: 
     return out
 
 
-def mean_set_size(store: Store, game: str) -> float:
+def mean_set_size(store: Store, game: str, rule_set: str = "") -> float:
     """Matches per duplicate set so far (a set of N seats is N matches), 3.5
     before the first."""
-    rows = store.matches(game)
+    rows = store.matches(game, rule_set)
     sets = {m["set_id"] for m in rows}
     return len(rows) / len(sets) if sets else 3.5
 
 
 def to_json(
     store: Store, game: str, *, h2h: bool = False, seats: bool = False, include_retired: bool = False,
-    confidence: float = DEFAULT_CONFIDENCE, margin: float = DEFAULT_MARGIN,
+    confidence: float = DEFAULT_CONFIDENCE, margin: float = DEFAULT_MARGIN, rule_set: str = "",
 ) -> dict[str, Any]:
-    """The standings, the adjacent pairs' verdicts, the deals' seed chains
-    with what is revealed of them (ladder.deal_audit: safe to show anyone)
-    and optionally head-to-head and seat shares, as JSON."""
-    rows = standings(store, game, include_retired=include_retired)
+    """The standings of one rule set, the adjacent pairs' verdicts, the
+    deals' seed chains with what is revealed of them (ladder.deal_audit:
+    safe to show anyone) and optionally head-to-head and seat shares, as
+    JSON; `rule_sets` counts the matches of each rule set that has any."""
+    rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)
     out: dict[str, Any] = {
         "game": game,
-        "matches": store.match_count(game),
+        "rule_set": rule_set,
+        "variant": rule_set_variant(rule_set),
+        "rule_sets": store.rule_sets(game),
+        "matches": store.match_count(game, rule_set),
         "rating_model": MODEL,
         "confidence_formula": "p_above_next = Phi((mu1 - mu2) / sqrt(sigma1^2 + sigma2^2))",
         "standings": [asdict(r) for r in rows],
         "pairs": {
             "confidence": confidence, "margin": margin,
-            "adjacent": pairs_json(pair_statuses(store, game, rows, confidence=confidence, margin=margin), rows,
-                                   mean_set_size(store, game)),
+            "adjacent": pairs_json(pair_statuses(store, game, rows, confidence=confidence, margin=margin,
+                                                 rule_set=rule_set), rows, mean_set_size(store, game, rule_set)),
         },
         "deals": chain_summaries(store, game),
     }
@@ -227,11 +237,11 @@ def to_json(
         names = {r.bot_id: r.bot for r in rows}
         out["head_to_head"] = [
             {"bot": names[a], "opponent": names[b], "ahead": k, "together": n, "share": k / n}
-            for (a, b), (k, n) in sorted(head_to_head(store, game).items())
+            for (a, b), (k, n) in sorted(head_to_head(store, game, rule_set).items())
             if a in names and b in names
         ]
     if seats:
-        out["seats"] = {str(size): shares for size, shares in seat_shares(store, game).items()}
+        out["seats"] = {str(size): shares for size, shares in seat_shares(store, game, rule_set).items()}
     return out
 
 

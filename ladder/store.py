@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ladder.ratings import Skill
+from ladder.rule_set_names import rule_set_of
 from ladder.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
 from ladder.strikes import strike_reasons
 from ladder.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
@@ -99,6 +100,9 @@ class BotRow:
     description: str
     active: bool
     created_at: str
+    variants: tuple[str, ...] = ()
+    """The variants it declared, GAME:OPTION=VALUE (referee.games.rule_sets):
+    it is seated only in rule sets made of these."""
 
     @property
     def label(self) -> str:
@@ -286,21 +290,25 @@ class Store:
         folder: str | None,
         games: Sequence[str],
         description: str = "",
+        variants: Sequence[str] = (),
     ) -> int:
         """Insert a bot version (inside the caller's transaction) and make it
         the active version of its name."""
         conn.execute("UPDATE bots SET active = 0 WHERE name = ?", (name,))
         cur = conn.execute(
             "INSERT INTO bots (name, version, content_hash, kind, command, folder, games, description,"
-            " active, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
+            " active, created_at, variants) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
             (name, version, content_hash, kind, json.dumps(list(command)), folder,
-             json.dumps(list(games)), description, now_iso()),
+             json.dumps(list(games)), description, now_iso(), json.dumps(list(variants))),
         )
         assert cur.lastrowid is not None
         return cur.lastrowid
 
     def set_games(self, conn: sqlite3.Connection, bot_id: int, games: Sequence[str]) -> None:
         conn.execute("UPDATE bots SET games = ? WHERE id = ?", (json.dumps(list(games)), bot_id))
+
+    def set_variants(self, conn: sqlite3.Connection, bot_id: int, variants: Sequence[str]) -> None:
+        conn.execute("UPDATE bots SET variants = ? WHERE id = ?", (json.dumps(list(variants)), bot_id))
 
     def bots(self, *, active_only: bool = False) -> list[BotRow]:
         sql = "SELECT * FROM bots" + (" WHERE active = 1" if active_only else "") + " ORDER BY name, id"
@@ -331,22 +339,23 @@ class Store:
         return BotRow(
             r["id"], r["name"], r["version"], r["content_hash"], r["kind"],
             tuple(json.loads(r["command"])), r["folder"], tuple(json.loads(r["games"])),
-            r["description"], bool(r["active"]), r["created_at"],
+            r["description"], bool(r["active"]), r["created_at"], tuple(json.loads(r["variants"])),
         )
 
     # -- ratings ------------------------------------------------------------
 
-    def ratings(self, game: str) -> dict[int, Skill]:
-        rows = self._rows("SELECT bot_id, mu, sigma FROM ratings WHERE game = ?", (game,))
+    def ratings(self, game: str, rule_set: str = "") -> dict[int, Skill]:
+        """The ratings of one rule set of `game` ('' the base rules; ladder.rule_set_names)."""
+        rows = self._rows("SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND rule_set = ?", (game, rule_set))
         return {r["bot_id"]: Skill(r["mu"], r["sigma"]) for r in rows}
 
-    def replace_ratings(self, game: str, skills: dict[int, Skill]) -> None:
-        """Overwrite a game's ratings (after `--recompute` found them off)."""
+    def replace_ratings(self, game: str, skills: dict[int, Skill], rule_set: str = "") -> None:
+        """Overwrite a rule set's ratings (after `--recompute` found them off)."""
         with self.transaction() as conn:
-            conn.execute("DELETE FROM ratings WHERE game = ?", (game,))
+            conn.execute("DELETE FROM ratings WHERE game = ? AND rule_set = ?", (game, rule_set))
             conn.executemany(
-                "INSERT INTO ratings (game, bot_id, mu, sigma) VALUES (?, ?, ?, ?)",
-                [(game, b, s.mu, s.sigma) for b, s in skills.items()],
+                "INSERT INTO ratings (game, rule_set, bot_id, mu, sigma) VALUES (?, ?, ?, ?, ?)",
+                [(game, rule_set, b, s.mu, s.sigma) for b, s in skills.items()],
             )
 
     # -- planned matches ----------------------------------------------------
@@ -360,9 +369,10 @@ class Store:
         with self.transaction() as conn:
             conn.executemany(
                 "INSERT INTO planned (match_id, game, set_id, rotation, seed, variant, bot_ids, attempts,"
-                " created_at, chain_id, chain_index) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                " created_at, chain_id, chain_index, rule_set) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
                 [(t.match_id, t.game, t.set_id, t.rotation, t.seed, json.dumps(t.variant),
-                  json.dumps(list(t.bot_ids)), now_iso(), chain_id, index) for t in tasks],
+                  json.dumps(list(t.bot_ids)), now_iso(), chain_id, index, rule_set_of(t.game, t.variant))
+                 for t in tasks],
             )
             if deal is not None:
                 conn.execute("UPDATE seed_chains SET next_index = MAX(next_index, ?) WHERE id = ?",
@@ -406,10 +416,11 @@ class Store:
                 row["record_path"] = str(self.root / row["record_path"])
         return rows
 
-    def planned(self, game: str) -> list[dict[str, Any]]:
-        """Planned, unplayed matches of `game`, oldest set first."""
+    def planned(self, game: str, rule_set: str = "") -> list[dict[str, Any]]:
+        """Planned, unplayed matches of one rule set of `game`, oldest set first."""
         rows = self._rows(
-            "SELECT * FROM planned WHERE game = ? ORDER BY created_at, set_id, rotation", (game,)
+            "SELECT * FROM planned WHERE game = ? AND rule_set = ? ORDER BY created_at, set_id, rotation",
+            (game, rule_set),
         )
         return [
             {"match_id": r["match_id"], "game": r["game"], "set_id": r["set_id"],
@@ -460,14 +471,15 @@ class Store:
                 return False
             deal = conn.execute("SELECT chain_id, chain_index FROM planned WHERE match_id = ?",
                                 (played.match_id,)).fetchone() or (None, None)
+            rule_set = rule_set_of(played.game, played.variant)
             conn.execute(
                 "INSERT INTO matches (match_id, game, set_id, rotation, seed, variant, num_seats, end_reason,"
-                " decisions, seconds, record_path, summary, finished_at, chain_id, chain_index)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " decisions, seconds, record_path, summary, finished_at, chain_id, chain_index, rule_set)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (played.match_id, played.game, played.set_id, played.rotation, played.seed,
                  json.dumps(played.variant), len(played.bot_ids), played.end_reason, played.decisions,
                  played.seconds, self._relative(record_path), json.dumps(played.summary, default=str),
-                 now_iso(), *deal),
+                 now_iso(), *deal, rule_set),
             )
             reasons = strike_reasons(played.record, len(played.bot_ids))
             for seat, bot_id in enumerate(played.bot_ids):
@@ -479,14 +491,14 @@ class Store:
                 )
                 conn.execute(
                     "INSERT INTO rating_history (match_id, game, bot_id, mu_before, sigma_before, mu_after,"
-                    " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    " sigma_after, rule_set) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (played.match_id, played.game, bot_id, before[seat].mu, before[seat].sigma,
-                     after[seat].mu, after[seat].sigma),
+                     after[seat].mu, after[seat].sigma, rule_set),
                 )
                 conn.execute(
-                    "INSERT INTO ratings (game, bot_id, mu, sigma) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (game, bot_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
-                    (played.game, bot_id, after[seat].mu, after[seat].sigma),
+                    "INSERT INTO ratings (game, rule_set, bot_id, mu, sigma) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game, rule_set, bot_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+                    (played.game, rule_set, bot_id, after[seat].mu, after[seat].sigma),
                 )
             conn.execute("DELETE FROM planned WHERE match_id = ?", (played.match_id,))
         return True
@@ -494,6 +506,12 @@ class Store:
     def games(self) -> list[str]:
         """The games that have rated matches."""
         return [r[0] for r in self._conn.execute("SELECT DISTINCT game FROM matches ORDER BY game")]
+
+    def rule_sets(self, game: str) -> dict[str, int]:
+        """The rule sets of `game` that have rated matches, with their match counts."""
+        rows = self._conn.execute(
+            "SELECT rule_set, COUNT(*) FROM matches WHERE game = ? GROUP BY rule_set ORDER BY rule_set", (game,))
+        return {r[0]: int(r[1]) for r in rows}
 
     def matches_since(self, game: str, seq: int) -> list[dict[str, Any]]:
         """The matches of `game` rated after `seq`, in rating order, each
@@ -521,15 +539,18 @@ class Store:
             return None
         return self.root / rows[0]["record_path"]
 
-    def match_count(self, game: str | None = None) -> int:
+    def match_count(self, game: str | None = None, rule_set: str = "") -> int:
+        """Every stored match, or those of one rule set of `game`."""
         if game is None:
             return int(self._conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
-        return int(self._conn.execute("SELECT COUNT(*) FROM matches WHERE game = ?", (game,)).fetchone()[0])
+        return int(self._conn.execute("SELECT COUNT(*) FROM matches WHERE game = ? AND rule_set = ?",
+                                      (game, rule_set)).fetchone()[0])
 
-    def matches(self, game: str) -> list[dict[str, Any]]:
-        """The stored matches of `game` in rating order; `record_path` is
-        absolute (it is stored relative to the store, which may move)."""
-        rows = [dict(r) for r in self._rows("SELECT * FROM matches WHERE game = ? ORDER BY seq", (game,))]
+    def matches(self, game: str, rule_set: str = "") -> list[dict[str, Any]]:
+        """The stored matches of one rule set of `game` in rating order;
+        `record_path` is absolute (it is stored relative to the store, which may move)."""
+        rows = [dict(r) for r in self._rows("SELECT * FROM matches WHERE game = ? AND rule_set = ? ORDER BY seq",
+                                            (game, rule_set))]
         for row in rows:
             if row["record_path"] is not None:
                 row["record_path"] = str(self.root / row["record_path"])
@@ -544,26 +565,26 @@ class Store:
         except ValueError:
             return str(path)
 
-    def rated_results(self, game: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """(bot ids by seat, rated places) of every match of `game`, in the
-        order they were rated: the input of a recompute."""
+    def rated_results(self, game: str, rule_set: str = "") -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(bot ids by seat, rated places) of every match of one rule set of
+        `game`, in the order they were rated: the input of a recompute."""
         results: dict[int, tuple[list[int], list[int]]] = {}
         for r in self._rows(
             "SELECT m.seq, s.bot_id, s.place FROM matches m JOIN match_seats s USING (match_id)"
-            " WHERE m.game = ? ORDER BY m.seq, s.seat",
-            (game,),
+            " WHERE m.game = ? AND m.rule_set = ? ORDER BY m.seq, s.seat",
+            (game, rule_set),
         ):
             ids, places = results.setdefault(r["seq"], ([], []))
             ids.append(r["bot_id"])
             places.append(r["place"])
         return [(tuple(ids), tuple(places)) for ids, places in results.values()]
 
-    def seat_rows(self, game: str) -> list[SeatRow]:
+    def seat_rows(self, game: str, rule_set: str = "") -> list[SeatRow]:
         rows = self._rows(
             "SELECT m.match_id, m.seq, m.num_seats, m.finished_at, m.set_id, s.seat, s.bot_id, s.rank, s.place,"
             " s.forfeit, s.strikes, s.strike_reasons FROM matches m JOIN match_seats s USING (match_id)"
-            " WHERE m.game = ? ORDER BY m.seq, s.seat",
-            (game,),
+            " WHERE m.game = ? AND m.rule_set = ? ORDER BY m.seq, s.seat",
+            (game, rule_set),
         )
         return [
             SeatRow(r["match_id"], r["seq"], r["num_seats"], r["seat"], r["bot_id"], r["rank"],
@@ -572,11 +593,11 @@ class Store:
             for r in rows
         ]
 
-    def rating_history(self, game: str) -> list[dict[str, Any]]:
+    def rating_history(self, game: str, rule_set: str = "") -> list[dict[str, Any]]:
         rows = self._rows(
-            "SELECT h.* FROM rating_history h JOIN matches m USING (match_id) WHERE h.game = ?"
+            "SELECT h.* FROM rating_history h JOIN matches m USING (match_id) WHERE h.game = ? AND h.rule_set = ?"
             " ORDER BY m.seq, h.bot_id",
-            (game,),
+            (game, rule_set),
         )
         return [dict(r) for r in rows]
 

@@ -8,6 +8,7 @@ line), or a folder with a `bot.toml` manifest:
     games = ["gnadenlos"]
     version = "1.2"                 # optional
     description = "Takes the biggest pile"   # optional
+    variants = ["gnadenlos:auction=single"]  # optional: the variants it plays beyond the base rules
 
 The bot is copied into a staging folder inside the store (made readable
 by the bot's own sandboxed user, who gets this folder bound in read-only:
@@ -16,7 +17,12 @@ depth and without following links (ladder/intake.py), its manifest read
 from the copy, content-hashed, started from there,
 asked the handshake and made to play one short match of each of its games
 (the manifest's; a file's handshake names them) against two built-in random
-bots: a bot is registered only for games it has shown it can play. Only if
+bots: a bot is registered only for games it has shown it can play. The
+variants it is registered for (the manifest's `variants` and `--variant`,
+else every variant its handshake declares) must each be declared in its
+handshake and are played too, in as few validation matches as cover every
+option value (referee.games.rule_sets); a bot is seated only in rule sets
+made of them. Only if
 all of that passes is the staging folder moved into place and the bot
 inserted, in one transaction: a failed (or interrupted) submission leaves
 the store exactly as it was. An identical resubmission (same name, same
@@ -46,11 +52,12 @@ from ladder.intake import IntakeError, Limits, content_hash, copy_in
 from ladder.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
 from ladder.store import Store
 from referee.files import private_folders
-from referee.games import game_names
+from referee.games import game_names, load_game
+from referee.games.rule_sets import every_variant_tag
 
 MANIFEST = "bot.toml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
-MANIFEST_KEYS = {"name": str, "command": str, "games": list, "version": str, "description": str}
+MANIFEST_KEYS = {"name": str, "command": str, "games": list, "version": str, "description": str, "variants": list}
 VALIDATION_SEED = 20240601
 """The deal of the validation match (fixed, so a failure can be reproduced)."""
 
@@ -72,6 +79,7 @@ class Manifest:
     games: tuple[str, ...]
     version: str | None
     description: str
+    variants: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,8 @@ class Submitted:
     games: tuple[str, ...]
     """The games it is registered for."""
     twins: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    """The variants it is registered for (GAME:OPTION=VALUE)."""
     """Labels of bots registered under other names with identical content:
     allowed (two copies of a baseline show the ladder's noise), but said."""
 
@@ -125,8 +135,51 @@ def read_manifest(folder: Path, shown: Path | None = None) -> Manifest:
         raise SubmissionError(f"{path}: command cannot be split into words ({exc}); check its quotes") from None
     if not command:
         raise SubmissionError(f"{path}: command is empty; say how to start the bot, e.g. \"python bot.py\"")
+    variants = tuple(data.get("variants", ()))
+    try:
+        check_tags(variants, tuple(data["games"]))
+    except SubmissionError as exc:
+        raise SubmissionError(f"{path}: variants: {exc}") from None
     return Manifest(data.get("name"), command, tuple(data["games"]), data.get("version"),
-                    data.get("description", ""))
+                    data.get("description", ""), variants)
+
+
+def check_tags(tags: Sequence[object], games: Sequence[str]) -> None:
+    """Each tag is GAME:OPTION=VALUE of one of `games` (all games when
+    empty), an option value that game has. Raises SubmissionError listing
+    what is allowed."""
+    for tag in tags:
+        game, sep, option = str(tag).partition(":")
+        if not isinstance(tag, str) or not sep or "=" not in option or game not in (games or game_names()):
+            raise SubmissionError(f"{tag!r} is not GAME:OPTION=VALUE of the bot's games "
+                                  f"({', '.join(games or game_names())}), e.g. 'gnadenlos:auction=single'")
+        rules = load_game(game)
+        key, _, value = option.partition("=")
+        if value not in rules.variant_options.get(key, ())[1:]:
+            raise SubmissionError(f"{tag!r} is not a variant of {game}; its variants are "
+                                  f"{', '.join(every_variant_tag(rules)) or 'none'}")
+
+
+def covering_variants(game: str, tags: Sequence[str]) -> list[dict[str, str]]:
+    """As few variants of `game` as play each of its `tags` at least once:
+    the validation matches of a submission. Raises SubmissionError for
+    tags that cannot be played together as declared (an option without the
+    one it needs, e.g. auction_order=best without auction=single)."""
+    values: dict[str, list[str]] = {}
+    for tag in tags:
+        tag_game, _, option = tag.partition(":")
+        if tag_game == game:
+            key, _, value = option.partition("=")
+            values.setdefault(key, []).append(value)
+    variants = [{key: vs[min(i, len(vs) - 1)] for key, vs in values.items()}
+                for i in range(max((len(vs) for vs in values.values()), default=0))]
+    rules = load_game(game)
+    for variant in variants:
+        try:
+            rules.check_variant(variant)
+        except ValueError as exc:
+            raise SubmissionError(f"the variants declared for {game} cannot be played as they are: {exc}") from None
+    return variants
 
 
 def _check_paths(command: Sequence[str], folder: Path, where: str) -> None:
@@ -202,12 +255,15 @@ def _version(requested: str | None, existing: Sequence[str]) -> str:
 
 
 def validate(command: list[str], label: str, games: Sequence[str] | None, *, folder: Path,
-             startup_timeout: float, move_time: float) -> tuple[str, ...]:
+             startup_timeout: float, move_time: float,
+             variants: Sequence[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Start the bot from `folder` (exposed to its sandbox), check its
-    handshake names each of `games` and make it play one match of each
-    against two built-in random bots. `games` None means every game the
-    handshake names that the referee runs. Returns the games validated.
-    Raises SubmissionError."""
+    handshake names each of `games` and each of `variants`, and make it
+    play one match of each game against two built-in random bots, and the
+    matches that cover its variants. `games` None means every game the
+    handshake names that the referee runs; `variants` None every variant
+    of those games the handshake names. Returns the games and the variants
+    validated. Raises SubmissionError."""
     from referee.builtins import resolve_bot_command
     from referee.match import RefereeError, run_match
     from referee.process import BotProcess
@@ -230,13 +286,17 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
             ) from None
         started.append(bot)
         games = handshake_games(label, bot.info.games, games)
+        variants = handshake_variants(label, bot.info.variants, games, variants)
         for i in range(2):
             started.append(BotProcess.start(resolve_bot_command("random"), label=f"random-{i}"))
-        for game in games:
+        plays: list[tuple[str, dict[str, str]]] = [(game, {}) for game in games]
+        plays += [(game, variant) for game in games for variant in covering_variants(game, variants)]
+        for game, variant in plays:
             forfeits: list[dict[str, object]] = []  # the footer's forfeit lines carry each one's detail
+            named = ",".join(f"{k}={v}" for k, v in variant.items())
             try:
                 result = run_match(game, started, seed=VALIDATION_SEED, time_control=TimeControl(move_time=move_time),
-                                   match_id=f"validate-{label}-{game}",
+                                   variant=variant, match_id=f"validate-{label}-{game}" + (f"-{named}" if named else ""),
                                    on_event=lambda entry: forfeits.extend(entry["forfeits"] if entry["type"] == FOOTER else []))
             except RefereeError as exc:
                 raise SubmissionError(
@@ -246,7 +306,8 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
             if seat.forfeit is not None:
                 detail = next((f": {f['detail']}" for f in forfeits if f.get("seat") == 0), "")
                 raise SubmissionError(
-                    f"{label} forfeited its validation match of {game} ({seat.forfeit}{detail}); "
+                    f"{label} forfeited its validation match of {game}{f' ({named})' if named else ''} "
+                    f"({seat.forfeit}{detail}); "
                     f"its output is in {log_path}",
                     log=log_path,
                 )
@@ -254,7 +315,22 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
         for process in started:
             process.close()
     shutil.rmtree(logs, ignore_errors=True)
-    return games
+    return games, variants
+
+
+def handshake_variants(label: str, announced: Sequence[str], games: Sequence[str],
+                       wanted: Sequence[str] | None) -> tuple[str, ...]:
+    """The variants to validate: `wanted`, each of which the bot must
+    announce, or (None) every announced variant of `games`. Raises SubmissionError."""
+    if wanted is None:
+        return tuple(tag for tag in announced if tag.partition(":")[0] in games)
+    check_tags(wanted, games)
+    for tag in wanted:
+        if tag not in announced:
+            raise SubmissionError(f"{label}'s handshake declares variants {list(announced)}, not {tag}: the referee "
+                                  "seats a bot only in the variants it declares; add it to the bot's variants "
+                                  "(botsdk.Bot.variants) or leave it out")
+    return tuple(dict.fromkeys(wanted))
 
 
 def handshake_games(label: str, announced: Sequence[str], wanted: Sequence[str] | None) -> tuple[str, ...]:
@@ -278,10 +354,13 @@ def handshake_games(label: str, announced: Sequence[str], wanted: Sequence[str] 
 def submit(
     store: Store, path: Path, *, name: str | None, version: str | None, games: Sequence[str] = (),
     startup_timeout: float = 10.0, move_time: float = 1.0, limits: Limits = Limits(),
+    variants: Sequence[str] = (),
 ) -> Submitted:
     """Check, copy and register a bot (see the module doc) for `games`
     (default: its bot.toml's, or for a file every game its handshake
-    names). Raises SubmissionError."""
+    names) and variants (GAME:OPTION=VALUE: `variants` and its bot.toml's;
+    when neither names any, every variant its handshake declares).
+    Raises SubmissionError."""
     staging = store.bots_dir / ".incoming" / uuid.uuid4().hex
     try:
         manifest = stage(Path(path), staging, limits)
@@ -294,15 +373,17 @@ def submit(
         existing = store.bot_versions(name)
         for bot in existing:
             if bot.content_hash == digest:
-                return Submitted(bot.bot_id, name, bot.version, digest, new=False, games=bot.games)
+                return Submitted(bot.bot_id, name, bot.version, digest, new=False, games=bot.games,
+                                 variants=bot.variants)
         version = _version(version or manifest.version, [b.version for b in existing])
         if version in {b.version for b in existing}:
             raise SubmissionError(f"{name} already has a different version {version}; pass another --version")
         label = f"{name}@{version}"
-        validated = validate(folder_command(manifest.command, staging), label, wanted, folder=staging,
-                             startup_timeout=startup_timeout, move_time=move_time)
+        declared = tuple(dict.fromkeys([*manifest.variants, *variants])) or None
+        validated, played = validate(folder_command(manifest.command, staging), label, wanted, folder=staging,
+                                     startup_timeout=startup_timeout, move_time=move_time, variants=declared)
         twins = tuple(b.label for b in store.bots() if b.content_hash == digest)
-        return _register(store, staging, name, version, digest, manifest, validated, twins)
+        return _register(store, staging, name, version, digest, manifest, validated, twins, played)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         for empty in (staging.parent, staging.parent.parent):
@@ -325,7 +406,7 @@ def wanted_games(games: Sequence[str], manifest: Manifest) -> tuple[str, ...] | 
 
 def _register(
     store: Store, staging: Path, name: str, version: str, digest: str, manifest: Manifest,
-    games: Sequence[str], twins: tuple[str, ...],
+    games: Sequence[str], twins: tuple[str, ...], variants: Sequence[str] = (),
 ) -> Submitted:
     """Move the staged bot into place and insert it, together or not at all."""
     relative = Path("bots") / name / digest[:16]
@@ -336,7 +417,7 @@ def _register(
             bot_id = store.add_bot(
                 conn, name=name, version=version, content_hash=digest, kind="submitted",
                 command=manifest.command, folder=str(relative), games=games,
-                description=manifest.description,
+                description=manifest.description, variants=variants,
             )
             staging.rename(final)
     except BaseException:
@@ -345,4 +426,5 @@ def _register(
         if final.parent.exists() and not any(final.parent.iterdir()):
             final.parent.rmdir()
         raise
-    return Submitted(bot_id, name, version, digest, new=True, games=tuple(games), twins=twins)
+    return Submitted(bot_id, name, version, digest, new=True, games=tuple(games), twins=twins,
+                     variants=tuple(variants))

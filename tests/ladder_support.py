@@ -133,5 +133,6 @@ def install_bot(store: Store, folder: Path, name: str) -> int:
         path.chmod(path.stat().st_mode | 0o444 | (0o111 if path.is_dir() else 0))
     with store.transaction() as conn:
         return store.add_bot(conn, name=name, version="v1", content_hash=digest, kind="submitted",
-                             command=manifest.command, folder=str(relative), games=manifest.games)
+                             command=manifest.command, folder=str(relative), games=manifest.games,
+                             variants=manifest.variants)
 
