@@ -219,9 +219,9 @@ def timed_bot(socket_path: str, out_path: str) -> None:
     durations: list[float] = []
     decide = servicer._Match.decide
 
-    def timed(self: Any, message: Any) -> Any:
+    def timed(self: Any, message: Any, *rest: Any) -> Any:
         begin = time.perf_counter()
-        answer = decide(self, message)
+        answer = decide(self, message, *rest)
         answer.SerializeToString()  # as gRPC's serializer will
         durations.append(time.perf_counter() - begin)
         return answer

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -92,6 +93,32 @@ def test_a_bot_is_handed_the_games_messages_and_its_choice_is_played():
     assert context.request_id == 1 and context.match == match
     assert bot.calls[2][1] == [codec.encode_event(e) for e in visible]
     assert bot.calls[3] == ("end", MatchResult((1, 0, 2, 3), "goal", ""))
+
+
+def test_events_held_for_a_seat_arrive_in_its_next_decide_before_it_decides():
+    """botsdk's handshake sets events_in_decide, so the events of several
+    steps go to the seat inside its next Decide (docs/protocol.md): one
+    on_events call with all of them, in order, then decide."""
+    game, state, seat = a_decision()
+    codec = wire.codec_for("gnadenlos")
+    rng = random.Random(1)
+    bot = _Recorder()
+    with _served(bot) as client:
+        start_match(client, state, seat)
+        ask(client, state, seat, 1)
+        visible, steps = [], 0
+        while True:
+            events = state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+            steps += 1
+            mine = [e for e in events if seat in e.visible_to]
+            client.notify(mine)
+            visible += mine
+            if seat in state.to_act() and len(state.legal_actions(seat)) > 1:
+                break
+        ask(client, state, seat, 2)
+    assert steps > 1, "the seat's next decision should come several steps later"
+    assert [c[0] for c in bot.calls] == ["start", "decide", "events", "decide"]
+    assert bot.calls[2][1] == [codec.encode_event(e) for e in visible]
 
 
 def test_decide_may_answer_with_an_equal_message_of_its_own():

@@ -114,6 +114,8 @@ class _MatchStream:
         self.requests.put(first)
         self.answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.asked: set[int] = set()
+        self.held: list[bytes] = []
+        """Encoded events for the next Decide (a bot that takes them there)."""
         self.call: Any = play(iter(self.requests.get, _END))
         self.reader = threading.Thread(target=self._read, name=f"bot-stream-{label}", daemon=True)
         self.reader.start()
@@ -174,6 +176,8 @@ class BotClient:
         self._codec: wire.GameCodec | None = None
         self._encoder: wire.DecideEncoder | None = None
         self._seat = 0
+        self._events_in_decide = False
+        """The bot takes events in Decide (its handshake said so)."""
 
     # ------------------------------------------------------------ start-up
 
@@ -218,6 +222,7 @@ class BotClient:
                 f"this referee speaks version {PROTOCOL_VERSION}"
             )
         check_handshake(answer.name, answer.version, answer.games, answer.variants)
+        self._events_in_decide = answer.events_in_decide
         self.info = BotInfo(answer.name, answer.version, answer.protocol_version, tuple(answer.games),
                             tuple(answer.variants))
         return self.info
@@ -263,8 +268,9 @@ class BotClient:
         """Ask for a decision; `deadline` is the seconds the bot has for it."""
         stream = self._require_stream()
         stream.asked.add(request_id)
+        events, stream.held = stream.held, []
         stream.requests.put(
-            self._encoder.encode(request_id, observation, legal_actions, milliseconds(deadline))  # type: ignore[union-attr]
+            self._encoder.encode(request_id, observation, legal_actions, milliseconds(deadline), events)  # type: ignore[union-attr]
         )
 
     def receive_decision(self, *, request_id: int, legal_actions: Sequence[Action], timeout: float) -> Action:
@@ -296,12 +302,22 @@ class BotClient:
             return _match_legal(self._decode_action(decision), legal_actions)
 
     def notify(self, events: Sequence[Event]) -> None:
-        """Send events this seat may see (the caller has filtered them)."""
+        """Send events this seat may see (the caller has filtered them).
+
+        To a bot that takes events in Decide they go with the next Decide
+        (or in a Notify before MatchEnd): a message of their own is one more
+        the bot wakes up for and handles before it reads the Decide, on the
+        path of every decision (bench/throughput_bench.py)."""
         if not events:
             return
         stream = self._require_stream()
-        assert self._codec is not None  # set with the stream by start_match
-        stream.requests.put(wire.notify_message(self._codec, events))
+        codec = self._codec
+        assert codec is not None  # set with the stream by start_match
+        encoded = [wire.event_bytes(codec, event) for event in events]
+        if self._events_in_decide:
+            stream.held.extend(encoded)
+        else:
+            stream.requests.put(wire.notify_bytes(encoded))
 
     def end_match(self, outcome: Outcome, reason: str, seed: int | None = None, seed_salt: bytes = b"") -> None:
         """Send `MatchEnd` (revealing the committed seed) and close this
@@ -309,6 +325,8 @@ class BotClient:
         stream = self._stream
         if stream is None:
             return
+        if stream.held:
+            stream.requests.put(wire.notify_bytes(stream.held))
         stream.requests.put(wire.match_end_message(outcome, reason, seed, seed_salt).SerializeToString())
         self._finish_stream()
 

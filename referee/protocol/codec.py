@@ -124,6 +124,7 @@ def _length_delimited(field: int, payload: bytes) -> bytes:
 
 _DECIDE_OBSERVATION = tpb.Decide.DESCRIPTOR.fields_by_name["observation"].number
 _DECIDE_LEGAL_ACTIONS = tpb.Decide.DESCRIPTOR.fields_by_name["legal_actions"].number
+_DECIDE_EVENTS = tpb.Decide.DESCRIPTOR.fields_by_name["events"].number
 _REFEREE_DECIDE = tpb.RefereeMessage.DESCRIPTOR.fields_by_name["decide"].number
 
 
@@ -142,9 +143,11 @@ class DecideEncoder:
         self.action_field = action_field
 
     def encode(
-        self, request_id: int, observation: Observation, legal_actions: Sequence[Action], deadline_ms: int
+        self, request_id: int, observation: Observation, legal_actions: Sequence[Action], deadline_ms: int,
+        events: Sequence[bytes] = (),
     ) -> bytes:
-        """The encoded `RefereeMessage{decide: Decide{...}}` of one decision."""
+        """The encoded `RefereeMessage{decide: Decide{...}}` of one decision;
+        `events` are encoded `GameEvent`s (`event_bytes`) it carries."""
         observation_bytes = self.codec.encode_observation(observation).SerializeToString()
         action_field = self.action_field
         body = b"".join(
@@ -154,6 +157,7 @@ class DecideEncoder:
                     _DECIDE_OBSERVATION, _length_delimited(self._observation_field, observation_bytes)
                 ),
                 *[action_field(a) for a in legal_actions],
+                *[_length_delimited(_DECIDE_EVENTS, event) for event in events],
             ]
         )
         return _length_delimited(_REFEREE_DECIDE, body)
@@ -161,30 +165,35 @@ class DecideEncoder:
 
 _NOTIFY_EVENTS = tpb.Notify.DESCRIPTOR.fields_by_name["events"].number
 _REFEREE_NOTIFY = tpb.RefereeMessage.DESCRIPTOR.fields_by_name["notify"].number
-_EVENT_FIELDS: dict[int, tuple[Event, bytes]] = {}
-_EVENT_FIELDS_LIMIT = 4096
+_EVENT_BYTES: dict[int, tuple[Event, bytes]] = {}
+_EVENT_BYTES_LIMIT = 4096
+
+
+def event_bytes(codec: GameCodec, event: Event) -> bytes:
+    """The encoded `GameEvent` of `event`.
+
+    The referee sends a public event to every seat, and encoding it was the
+    largest cost of sending events, so each event is encoded once and reused
+    for every seat that sees it. Entries keep their event alive, so a cached
+    id is never another event's; the cache is emptied when full (one match's
+    events fit many times over)."""
+    hit = _EVENT_BYTES.get(id(event))
+    if hit is None or hit[0] is not event:
+        if len(_EVENT_BYTES) >= _EVENT_BYTES_LIMIT:
+            _EVENT_BYTES.clear()
+        hit = (event, game_event(codec, event).SerializeToString())
+        _EVENT_BYTES[id(event)] = hit
+    return hit[1]
 
 
 def notify_message(codec: GameCodec, events: Sequence[Event]) -> bytes:
-    """The encoded `RefereeMessage{notify: Notify{events}}` of `events`.
+    """The encoded `RefereeMessage{notify: Notify{events}}` of `events`."""
+    return notify_bytes([event_bytes(codec, event) for event in events])
 
-    The referee sends a public event to every seat, and encoding it (a
-    protobuf `Struct` for Gnadenlos!) was the largest cost of sending events,
-    so each event's field is encoded once and reused for every seat that sees
-    it. Entries keep their event alive, so a cached id is never another
-    event's; the cache is emptied when full (one match's events fit many
-    times over)."""
-    fields = []
-    for event in events:
-        hit = _EVENT_FIELDS.get(id(event))
-        if hit is None or hit[0] is not event:
-            if len(_EVENT_FIELDS) >= _EVENT_FIELDS_LIMIT:
-                _EVENT_FIELDS.clear()
-            encoded = game_event(codec, event).SerializeToString()
-            hit = (event, _length_delimited(_NOTIFY_EVENTS, encoded))
-            _EVENT_FIELDS[id(event)] = hit
-        fields.append(hit[1])
-    return _length_delimited(_REFEREE_NOTIFY, b"".join(fields))
+
+def notify_bytes(events: Sequence[bytes]) -> bytes:
+    """The encoded `RefereeMessage{notify: Notify{events}}` of encoded `GameEvent`s."""
+    return _length_delimited(_REFEREE_NOTIFY, b"".join([_length_delimited(_NOTIFY_EVENTS, e) for e in events]))
 
 
 def match_start_message(

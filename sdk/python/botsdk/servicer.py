@@ -2,11 +2,13 @@
 
 One `Play` stream is one match (docs/protocol.md): `MatchStart`, then
 `Decide` (answered with a `Decision` echoing its request id) and `Notify` in
-order, then `MatchEnd`. Message kinds this version does not know (from a newer
-referee) are skipped; unknown fields are kept by protobuf and ignored. An
-exception from the bot's own code ends the stream with status INTERNAL and
-the exception's type and message, which the referee records as a crash (the
-traceback goes to the bot's log).
+order, then `MatchEnd`. The handshake says the bot takes events in `Decide`
+too (`events_in_decide`): they are handed to `on_events` before `decide`.
+Message kinds this version does not know (from a newer referee) are
+skipped; unknown fields are kept by protobuf and ignored. An exception from
+the bot's own code ends the stream with status INTERNAL and the exception's
+type and message, which the referee records as a crash (the traceback goes
+to the bot's log).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class BotServicer(tgrpc.BotServicer):
         bot = self.bot
         return tpb.HandshakeResponse(
             name=bot.name, version=bot.version, protocol_version=contract.PROTOCOL_VERSION, games=list(bot.games),
-            variants=list(bot.variants),
+            variants=list(bot.variants), events_in_decide=True,
         )
 
     def Play(self, request_iterator: Iterator[tpb.RefereeMessage], context: Any) -> Iterator[tpb.BotMessage]:
@@ -53,7 +55,11 @@ class BotServicer(tgrpc.BotServicer):
             if kind == "decide":
                 if match is None:
                     context.abort(grpc.StatusCode.FAILED_PRECONDITION, "Decide before MatchStart")
-                yield _guarded(context, "decide", match.decide, message.decide)  # type: ignore[union-attr]
+                decide = message.decide
+                received = time.monotonic()  # the deadline counts from here, events included
+                if decide.events:
+                    _guarded(context, "on_events", match.notify, decide)  # type: ignore[union-attr]
+                yield _guarded(context, "decide", match.decide, decide, received)  # type: ignore[union-attr]
             elif kind == "notify":
                 if match is not None:
                     _guarded(context, "on_events", match.notify, message.notify)
@@ -115,8 +121,9 @@ class _Match:
         _guarded(context, "on_match_start", bot.on_match_start, info, getattr(start.observation, info.game))
         return cls(bot, info)
 
-    def decide(self, decide: tpb.Decide) -> tpb.BotMessage:
-        deadline = time.monotonic() + decide.deadline_ms / 1000
+    def decide(self, decide: tpb.Decide, received: float) -> tpb.BotMessage:
+        """Answer `decide`, which arrived at `received` (time.monotonic())."""
+        deadline = received + decide.deadline_ms / 1000
         game = self.game
         offered = decide.legal_actions
         legal = [getattr(a, game) for a in offered]
@@ -139,7 +146,8 @@ class _Match:
                             f"not {type(action).__name__}")
         return tpb.GameAction(**{self.game: action})
 
-    def notify(self, notify: tpb.Notify) -> None:
+    def notify(self, notify: tpb.Notify | tpb.Decide) -> None:
+        """Hand the bot the events of a Notify, or those a Decide carries."""
         game = self.game
         self.bot.on_events([getattr(e, game) for e in notify.events])
 

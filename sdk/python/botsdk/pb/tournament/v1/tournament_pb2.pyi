@@ -18,18 +18,20 @@ class HandshakeRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., referee_version: _Optional[str] = ...) -> None: ...
 
 class HandshakeResponse(_message.Message):
-    __slots__ = ("name", "version", "protocol_version", "games", "variants")
+    __slots__ = ("name", "version", "protocol_version", "games", "variants", "events_in_decide")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_IN_DECIDE_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     protocol_version: int
     games: _containers.RepeatedScalarFieldContainer[str]
     variants: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., variants: _Optional[_Iterable[str]] = ...) -> None: ...
+    events_in_decide: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., variants: _Optional[_Iterable[str]] = ..., events_in_decide: _Optional[bool] = ...) -> None: ...
 
 class TimeControl(_message.Message):
     __slots__ = ("move_time_ms", "time_bank_ms", "grace_ms")
@@ -101,16 +103,18 @@ class MatchStart(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., seed_commitment: _Optional[bytes] = ...) -> None: ...
 
 class Decide(_message.Message):
-    __slots__ = ("request_id", "observation", "legal_actions", "deadline_ms")
+    __slots__ = ("request_id", "observation", "legal_actions", "deadline_ms", "events")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     observation: GameObservation
     legal_actions: _containers.RepeatedCompositeFieldContainer[GameAction]
     deadline_ms: int
-    def __init__(self, request_id: _Optional[int] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[GameAction, _Mapping]]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, request_id: _Optional[int] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[GameAction, _Mapping]]] = ..., deadline_ms: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Notify(_message.Message):
     __slots__ = ("events",)
