@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test-packages kit-packages kits test ladder bench balance proto clean
+.PHONY: venv test-packages kit-packages kits test ladder bench balance balance-gnadenlos proto clean
 
 # The bot SDK distribution (sdk/python/) first: the project depends on it
 # and it is not on PyPI.
@@ -64,6 +64,10 @@ bench: $(STAMP)
 
 balance: $(STAMP)
 	$(BIN)/python -m bench.balance_study
+
+# docs/balance-gnadenlos.md: the reviewer's two fixes measured (issue 20); about an hour of CPU
+balance-gnadenlos: $(STAMP)
+	nice -n 10 $(BIN)/python -m bench.balance_gnadenlos --jobs 2
 
 proto: $(STAMP)
 	$(BIN)/python -m referee.protocol.generate
