@@ -79,7 +79,7 @@ def _copy_public(state: GnadenlosState, obs: GnadenlosObservation, cfg: Gnadenlo
     state.units = list(obs.units)
     state.participants, state.deciding = list(obs.participants), list(obs.deciding)
     state.commits, state.shot, state.takers = list(obs.commits), list(obs.shot), list(obs.takers)
-    state.bid_order, state.bid_pos = list(obs.bid_order), _position(obs, obs.bid_order, "bid")
+    state.bid_order, state.bid_pos = list(obs.bid_order), _bids_made(obs)
     state.pick_order, state.pick_pos = list(obs.pick_order), _position(obs, obs.pick_order, "pick")
     state.final_order, state.final_pos = list(obs.final_order), _position(obs, obs.final_order, "final_buy")
     state.end_reason, state.end_detail = obs.end_reason, obs.end_detail
@@ -94,10 +94,20 @@ def _valve_counters(obs: GnadenlosObservation) -> tuple[int, bool]:
     return max(obs.quiet_turns - 1, 0), obs.quiet_turns == 0
 
 
+def _bids_made(obs: GnadenlosObservation) -> int:
+    """The engine's index of the next bidder (G-6.2): how many seats of
+    `bid_order` have bid (or passed) in the current auction, 0 before its
+    first bid (a single-card auction asks the bid position first, G-6.7.2)."""
+    made = sum(1 for seat in obs.bid_order if obs.bids[seat] is not None)
+    if obs.phase == "bid" and (made >= len(obs.bid_order) or obs.to_act != (obs.bid_order[made],)):
+        raise ValueError(f"inconsistent observation: {made} bids made, yet {list(obs.to_act)} is to bid")
+    return made
+
+
 def _position(obs: GnadenlosObservation, order: tuple[int, ...], phase: str) -> int:
-    """The engine's index into `order` (bids, picks or final buys): the
-    deciding seat's place while `phase` is asked, else the order's length (a
-    finished round; the next one starts from 0)."""
+    """The engine's index into `order` (picks or final buys): the deciding
+    seat's place while `phase` is asked, else the order's length (a finished
+    round; the next one starts from 0)."""
     if obs.phase != phase:
         return len(order)
     if len(obs.to_act) != 1 or obs.to_act[0] not in order:
