@@ -16,7 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import load_game
-from referee.games.gnadenlos.actions import Bid, Buy, Commit, FinalBuy, OptOut, Pick, Refill, Take, make_bid
+from referee.games import Event
+from referee.games.gnadenlos.actions import (
+    Bid, BidPosition, Buy, Commit, FinalBuy, OptOut, Order, Pick, Refill, Take, make_bid,
+)
 from referee.protocol import codec as wire
 from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as gpb
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
@@ -35,7 +38,16 @@ actions = st.one_of(
     st.builds(FinalBuy, small),
     st.lists(iou, min_size=1, max_size=8).map(make_bid),
     st.lists(small, min_size=1, max_size=2).map(lambda cards: Pick(tuple(cards))),
+    st.builds(BidPosition, st.booleans()),
+    st.builds(Order, small),
 )
+VARIANTS = [
+    None,
+    {"setup": "advanced"},
+    {"gunfight_opt_out": "soft", "auction": "single"},
+    {"setup": "advanced", "auction": "single", "auction_order": "best", "auction_buy_limit": "many"},
+]
+"""The rule sets the random matches below are played under (G-2.6, G-5.11, G-6.7)."""
 
 
 def _through_bytes(action):
@@ -50,13 +62,12 @@ def test_every_action_type_round_trips(action):
 
 
 def test_every_action_type_is_covered():
-    kinds = {type(a) for a in (Commit(1), OptOut(), Take(0, 1), Refill(2), Buy(3), FinalBuy(1),
-                               make_bid([(0, 1)]), Pick((4,)))}
+    every = (Commit(1), OptOut(), Take(0, 1), Refill(2), Buy(3), FinalBuy(1), make_bid([(0, 1)]), Pick((4, 5)),
+             BidPosition(True), BidPosition(False), Order(22))
     assert {f.message_type.name for f in gpb.Action.DESCRIPTOR.oneofs_by_name["kind"].fields} == {
-        k.__name__ for k in kinds
+        type(a).__name__ for a in every
     }
-    for action in (k for k in (Commit(1), OptOut(), Take(0, 1), Refill(2), Buy(3), FinalBuy(1),
-                               make_bid([(0, 1)]), Pick((4, 5)))):
+    for action in every:
         assert _through_bytes(action) == action
 
 
@@ -66,9 +77,9 @@ def test_a_bid_is_a_set_and_arrives_in_canonical_order():
     assert CODEC.decode_action(shuffled) == Bid(((0, 1), (1, 4), (2, 3)))
 
 
-def _random_match(seed: int, advanced: bool, steps: int):
+def _random_match(seed: int, variant: dict[str, str] | None, steps: int):
     """Yield (state, events of the last step) along a random match of up to `steps` steps."""
-    state, events = GAME.new_state_with_events(3 + seed % 2, seed, {"setup": "advanced"} if advanced else None)
+    state, events = GAME.new_state_with_events(3 + seed % 2, seed, variant)
     rng = random.Random(seed)
     yield state, events
     for _ in range(steps):
@@ -79,10 +90,10 @@ def _random_match(seed: int, advanced: bool, steps: int):
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10**6), advanced=st.booleans(), steps=st.integers(0, 200))
-def test_observations_of_random_states_round_trip(seed, advanced, steps):
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(VARIANTS), steps=st.integers(0, 200))
+def test_observations_of_random_states_round_trip(seed, variant, steps):
     """G-10: every seat's observation survives encoding, at every step of a random match."""
-    for state, _ in _random_match(seed, advanced, steps):
+    for state, _ in _random_match(seed, variant, steps):
         for seat in range(state.num_seats):
             observation = state.observe(seat)
             raw = wire.game_observation(CODEC, observation).SerializeToString()
@@ -90,11 +101,11 @@ def test_observations_of_random_states_round_trip(seed, advanced, steps):
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10**6), advanced=st.booleans(), steps=st.integers(0, 150))
-def test_events_round_trip(seed, advanced, steps):
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(VARIANTS), steps=st.integers(0, 150))
+def test_events_round_trip(seed, variant, steps):
     """Every event a seat may see survives encoding through its typed message
     (the body oneof), and its untyped first-v1 form still says the same."""
-    for _, events in _random_match(seed, advanced, steps):
+    for _, events in _random_match(seed, variant, steps):
         for event in events:
             if not event.visible_to:
                 continue
@@ -104,6 +115,22 @@ def test_events_round_trip(seed, advanced, steps):
             raw = wire.game_event(CODEC, event).SerializeToString()
             decoded = wire.decode_game_event(CODEC, tpb.GameEvent.FromString(raw), seat=1)
             assert (decoded.kind, decoded.data, decoded.visible_to) == (event.kind, dict(event.data), frozenset({1}))
+
+
+@pytest.mark.parametrize("event", [
+    Event("spared", {"seat": 2, "card": 20}, frozenset({0, 1, 2})),  # G-5.11
+    Event("ordered", {"seat": 0, "card": 7, "place": 0}, frozenset({0, 1, 2})),  # G-6.7.1
+    Event("auction_order", {"cards": [22, 26, 9]}, frozenset({0, 1, 2})),
+    Event("lot", {"card": 22, "bidders": [1, 2, 0]}, frozenset({0, 1, 2})),  # G-6.7.2
+    Event("bid_position", {"seat": 0, "first": False, "bid_order": [1, 2, 0]}, frozenset({0, 1, 2})),
+])
+def test_the_variants_events_round_trip_typed(event):
+    """The events of G-5.11 and G-6.7 travel as typed messages of their own."""
+    message = wire.game_event(CODEC, event).gnadenlos
+    assert message.WhichOneof("body") == event.kind
+    raw = wire.game_event(CODEC, event).SerializeToString()
+    decoded = wire.decode_game_event(CODEC, tpb.GameEvent.FromString(raw), seat=1)
+    assert (decoded.kind, decoded.data) == (event.kind, event.data)
 
 
 def test_record_only_events_cannot_be_encoded():

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from google.protobuf import struct_pb2
 
 from referee.games.base import Action, Event, InvalidActionError, Seat
-from referee.games.gnadenlos.actions import Bid, Buy, Commit, FinalBuy, OptOut, Pick, Refill, Take
+from referee.games.gnadenlos.actions import Bid, BidPosition, Buy, Commit, FinalBuy, OptOut, Order, Pick, Refill, Take
 from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation, HandView, Slot
 from referee.protocol.flat import groups
 from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as pb
@@ -55,6 +55,10 @@ def encode_action(action: Action) -> pb.Action:
         return pb.Action(final_buy=pb.FinalBuy(steps=action.steps))  # type: ignore[attr-defined]
     if kind is OptOut:
         return pb.Action(opt_out=pb.OptOut())
+    if kind is BidPosition:
+        return pb.Action(bid_position=pb.BidPosition(first=action.first))  # type: ignore[attr-defined]
+    if kind is Order:
+        return pb.Action(order=pb.Order(card=action.card))  # type: ignore[attr-defined]
     raise TypeError(f"not a Gnadenlos! action: {action!r}")
 
 
@@ -79,6 +83,10 @@ def decode_action(msg: pb.Action) -> Action:
         return FinalBuy(msg.final_buy.steps)
     if kind == "opt_out":
         return OptOut()
+    if kind == "bid_position":
+        return BidPosition(msg.bid_position.first)
+    if kind == "order":
+        return Order(msg.order.card)
     raise InvalidActionError("the action message sets no action kind")
 
 
@@ -166,6 +174,12 @@ def encode_observation(obs: GnadenlosObservation) -> pb.Observation:
         "final_order": obs.final_order,
         "end_reason": obs.end_reason,
         "end_detail": obs.end_detail,
+        "opt_out_soft": obs.opt_out_soft,
+        "single_auction": obs.single_auction,
+        "order_best": obs.order_best,
+        "buy_limit_one": obs.buy_limit_one,
+        "ordered": obs.ordered,
+        "bought": obs.bought,
     }
     return pb.Observation(**{name: value for name, value in fields.items() if value})
 
@@ -234,6 +248,12 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
         final_order=tuple(msg.final_order[:]),
         end_reason=msg.end_reason,
         end_detail=msg.end_detail,
+        opt_out_soft=msg.opt_out_soft,
+        single_auction=msg.single_auction,
+        order_best=msg.order_best,
+        buy_limit_one=msg.buy_limit_one,
+        ordered=msg.ordered,
+        bought=tuple(msg.bought[:]),
     )
 
 

@@ -69,8 +69,20 @@ class Pick(_message.Message):
     cards: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, cards: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class BidPosition(_message.Message):
+    __slots__ = ("first",)
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    first: bool
+    def __init__(self, first: _Optional[bool] = ...) -> None: ...
+
+class Order(_message.Message):
+    __slots__ = ("card",)
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    card: int
+    def __init__(self, card: _Optional[int] = ...) -> None: ...
+
 class Action(_message.Message):
-    __slots__ = ("commit", "opt_out", "take", "refill", "buy", "final_buy", "bid", "pick")
+    __slots__ = ("commit", "opt_out", "take", "refill", "buy", "final_buy", "bid", "pick", "bid_position", "order")
     COMMIT_FIELD_NUMBER: _ClassVar[int]
     OPT_OUT_FIELD_NUMBER: _ClassVar[int]
     TAKE_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +91,8 @@ class Action(_message.Message):
     FINAL_BUY_FIELD_NUMBER: _ClassVar[int]
     BID_FIELD_NUMBER: _ClassVar[int]
     PICK_FIELD_NUMBER: _ClassVar[int]
+    BID_POSITION_FIELD_NUMBER: _ClassVar[int]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
     commit: Commit
     opt_out: OptOut
     take: Take
@@ -87,10 +101,12 @@ class Action(_message.Message):
     final_buy: FinalBuy
     bid: Bid
     pick: Pick
-    def __init__(self, commit: _Optional[_Union[Commit, _Mapping]] = ..., opt_out: _Optional[_Union[OptOut, _Mapping]] = ..., take: _Optional[_Union[Take, _Mapping]] = ..., refill: _Optional[_Union[Refill, _Mapping]] = ..., buy: _Optional[_Union[Buy, _Mapping]] = ..., final_buy: _Optional[_Union[FinalBuy, _Mapping]] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., pick: _Optional[_Union[Pick, _Mapping]] = ...) -> None: ...
+    bid_position: BidPosition
+    order: Order
+    def __init__(self, commit: _Optional[_Union[Commit, _Mapping]] = ..., opt_out: _Optional[_Union[OptOut, _Mapping]] = ..., take: _Optional[_Union[Take, _Mapping]] = ..., refill: _Optional[_Union[Refill, _Mapping]] = ..., buy: _Optional[_Union[Buy, _Mapping]] = ..., final_buy: _Optional[_Union[FinalBuy, _Mapping]] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., pick: _Optional[_Union[Pick, _Mapping]] = ..., bid_position: _Optional[_Union[BidPosition, _Mapping]] = ..., order: _Optional[_Union[Order, _Mapping]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("seat", "num_seats", "advanced", "opt_out_variant", "turn", "active", "phase", "to_act", "stage", "quiet_turns", "fields", "nuggets", "vultures", "undertaker", "event", "event_revealed", "event_deck_count", "adv_hand_known", "adv_hand_sizes", "adv_hand_unknown", "adv_private", "adv_deck_known", "adv_deck_unknown", "adv_discard", "unit_cards", "unit_sizes", "iou_hand_colours", "iou_hand_values", "iou_hand_sizes", "iou_hand_unknown", "iou_private_colours", "iou_private_values", "market_states", "market_colours", "market_values", "market_row_sizes", "participants", "deciding", "commits", "shot", "takers", "bid_order", "bid_made", "bid_sizes", "bid_colours", "bid_values", "pick_order", "final_order", "end_reason", "end_detail")
+    __slots__ = ("seat", "num_seats", "advanced", "opt_out_variant", "turn", "active", "phase", "to_act", "stage", "quiet_turns", "fields", "nuggets", "vultures", "undertaker", "event", "event_revealed", "event_deck_count", "adv_hand_known", "adv_hand_sizes", "adv_hand_unknown", "adv_private", "adv_deck_known", "adv_deck_unknown", "adv_discard", "unit_cards", "unit_sizes", "iou_hand_colours", "iou_hand_values", "iou_hand_sizes", "iou_hand_unknown", "iou_private_colours", "iou_private_values", "market_states", "market_colours", "market_values", "market_row_sizes", "participants", "deciding", "commits", "shot", "takers", "bid_order", "bid_made", "bid_sizes", "bid_colours", "bid_values", "pick_order", "final_order", "end_reason", "end_detail", "opt_out_soft", "single_auction", "order_best", "buy_limit_one", "ordered", "bought")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
     ADVANCED_FIELD_NUMBER: _ClassVar[int]
@@ -141,6 +157,12 @@ class Observation(_message.Message):
     FINAL_ORDER_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
     END_DETAIL_FIELD_NUMBER: _ClassVar[int]
+    OPT_OUT_SOFT_FIELD_NUMBER: _ClassVar[int]
+    SINGLE_AUCTION_FIELD_NUMBER: _ClassVar[int]
+    ORDER_BEST_FIELD_NUMBER: _ClassVar[int]
+    BUY_LIMIT_ONE_FIELD_NUMBER: _ClassVar[int]
+    ORDERED_FIELD_NUMBER: _ClassVar[int]
+    BOUGHT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     num_seats: int
     advanced: bool
@@ -191,7 +213,13 @@ class Observation(_message.Message):
     final_order: _containers.RepeatedScalarFieldContainer[int]
     end_reason: str
     end_detail: str
-    def __init__(self, seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., advanced: _Optional[bool] = ..., opt_out_variant: _Optional[bool] = ..., turn: _Optional[int] = ..., active: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., stage: _Optional[str] = ..., quiet_turns: _Optional[int] = ..., fields: _Optional[_Iterable[int]] = ..., nuggets: _Optional[_Iterable[int]] = ..., vultures: _Optional[_Iterable[int]] = ..., undertaker: _Optional[int] = ..., event: _Optional[int] = ..., event_revealed: _Optional[_Iterable[int]] = ..., event_deck_count: _Optional[int] = ..., adv_hand_known: _Optional[_Iterable[int]] = ..., adv_hand_sizes: _Optional[_Iterable[int]] = ..., adv_hand_unknown: _Optional[_Iterable[int]] = ..., adv_private: _Optional[_Iterable[int]] = ..., adv_deck_known: _Optional[_Iterable[int]] = ..., adv_deck_unknown: _Optional[int] = ..., adv_discard: _Optional[_Iterable[int]] = ..., unit_cards: _Optional[_Iterable[int]] = ..., unit_sizes: _Optional[_Iterable[int]] = ..., iou_hand_colours: _Optional[_Iterable[int]] = ..., iou_hand_values: _Optional[_Iterable[int]] = ..., iou_hand_sizes: _Optional[_Iterable[int]] = ..., iou_hand_unknown: _Optional[_Iterable[int]] = ..., iou_private_colours: _Optional[_Iterable[int]] = ..., iou_private_values: _Optional[_Iterable[int]] = ..., market_states: _Optional[_Iterable[_Union[SlotState, str]]] = ..., market_colours: _Optional[_Iterable[int]] = ..., market_values: _Optional[_Iterable[int]] = ..., market_row_sizes: _Optional[_Iterable[int]] = ..., participants: _Optional[_Iterable[int]] = ..., deciding: _Optional[_Iterable[int]] = ..., commits: _Optional[_Iterable[int]] = ..., shot: _Optional[_Iterable[int]] = ..., takers: _Optional[_Iterable[int]] = ..., bid_order: _Optional[_Iterable[int]] = ..., bid_made: _Optional[_Iterable[bool]] = ..., bid_sizes: _Optional[_Iterable[int]] = ..., bid_colours: _Optional[_Iterable[int]] = ..., bid_values: _Optional[_Iterable[int]] = ..., pick_order: _Optional[_Iterable[int]] = ..., final_order: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., end_detail: _Optional[str] = ...) -> None: ...
+    opt_out_soft: bool
+    single_auction: bool
+    order_best: bool
+    buy_limit_one: bool
+    ordered: int
+    bought: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., advanced: _Optional[bool] = ..., opt_out_variant: _Optional[bool] = ..., turn: _Optional[int] = ..., active: _Optional[int] = ..., phase: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., stage: _Optional[str] = ..., quiet_turns: _Optional[int] = ..., fields: _Optional[_Iterable[int]] = ..., nuggets: _Optional[_Iterable[int]] = ..., vultures: _Optional[_Iterable[int]] = ..., undertaker: _Optional[int] = ..., event: _Optional[int] = ..., event_revealed: _Optional[_Iterable[int]] = ..., event_deck_count: _Optional[int] = ..., adv_hand_known: _Optional[_Iterable[int]] = ..., adv_hand_sizes: _Optional[_Iterable[int]] = ..., adv_hand_unknown: _Optional[_Iterable[int]] = ..., adv_private: _Optional[_Iterable[int]] = ..., adv_deck_known: _Optional[_Iterable[int]] = ..., adv_deck_unknown: _Optional[int] = ..., adv_discard: _Optional[_Iterable[int]] = ..., unit_cards: _Optional[_Iterable[int]] = ..., unit_sizes: _Optional[_Iterable[int]] = ..., iou_hand_colours: _Optional[_Iterable[int]] = ..., iou_hand_values: _Optional[_Iterable[int]] = ..., iou_hand_sizes: _Optional[_Iterable[int]] = ..., iou_hand_unknown: _Optional[_Iterable[int]] = ..., iou_private_colours: _Optional[_Iterable[int]] = ..., iou_private_values: _Optional[_Iterable[int]] = ..., market_states: _Optional[_Iterable[_Union[SlotState, str]]] = ..., market_colours: _Optional[_Iterable[int]] = ..., market_values: _Optional[_Iterable[int]] = ..., market_row_sizes: _Optional[_Iterable[int]] = ..., participants: _Optional[_Iterable[int]] = ..., deciding: _Optional[_Iterable[int]] = ..., commits: _Optional[_Iterable[int]] = ..., shot: _Optional[_Iterable[int]] = ..., takers: _Optional[_Iterable[int]] = ..., bid_order: _Optional[_Iterable[int]] = ..., bid_made: _Optional[_Iterable[bool]] = ..., bid_sizes: _Optional[_Iterable[int]] = ..., bid_colours: _Optional[_Iterable[int]] = ..., bid_values: _Optional[_Iterable[int]] = ..., pick_order: _Optional[_Iterable[int]] = ..., final_order: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ..., end_detail: _Optional[str] = ..., opt_out_soft: _Optional[bool] = ..., single_auction: _Optional[bool] = ..., order_best: _Optional[bool] = ..., buy_limit_one: _Optional[bool] = ..., ordered: _Optional[int] = ..., bought: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Iou(_message.Message):
     __slots__ = ("colour", "value")
@@ -441,8 +469,50 @@ class MatchOver(_message.Message):
     ranks: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, reason: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class Spared(_message.Message):
+    __slots__ = ("seat", "card")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: int
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[int] = ...) -> None: ...
+
+class Ordered(_message.Message):
+    __slots__ = ("seat", "card", "place")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    card: int
+    place: int
+    def __init__(self, seat: _Optional[int] = ..., card: _Optional[int] = ..., place: _Optional[int] = ...) -> None: ...
+
+class AuctionOrder(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, cards: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Lot(_message.Message):
+    __slots__ = ("card", "bidders")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    BIDDERS_FIELD_NUMBER: _ClassVar[int]
+    card: int
+    bidders: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, card: _Optional[int] = ..., bidders: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class BidPositionChosen(_message.Message):
+    __slots__ = ("seat", "first", "bid_order")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    BID_ORDER_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    first: bool
+    bid_order: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., first: _Optional[bool] = ..., bid_order: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class Event(_message.Message):
-    __slots__ = ("kind", "data", "start_player", "adventurers_drawn", "market_dealt", "deck_reshuffled", "turn_started", "event_revealed", "event_ignored", "event_void", "undertaker_moved", "commitments_revealed", "nuggets_gained", "hat_moved", "no_takes", "iou_taken", "adventurer_discarded", "prestige_bought", "adventurers_revealed", "bid", "passed", "bid_returned", "picked", "payday", "die_rolled", "iou_turned_up", "nuggets_paid", "vulture_taken", "refilled", "match_ending", "match_over")
+    __slots__ = ("kind", "data", "start_player", "adventurers_drawn", "market_dealt", "deck_reshuffled", "turn_started", "event_revealed", "event_ignored", "event_void", "undertaker_moved", "commitments_revealed", "nuggets_gained", "hat_moved", "no_takes", "iou_taken", "adventurer_discarded", "prestige_bought", "adventurers_revealed", "bid", "passed", "bid_returned", "picked", "payday", "die_rolled", "iou_turned_up", "nuggets_paid", "vulture_taken", "refilled", "match_ending", "match_over", "spared", "ordered", "auction_order", "lot", "bid_position")
     KIND_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
     START_PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -474,6 +544,11 @@ class Event(_message.Message):
     REFILLED_FIELD_NUMBER: _ClassVar[int]
     MATCH_ENDING_FIELD_NUMBER: _ClassVar[int]
     MATCH_OVER_FIELD_NUMBER: _ClassVar[int]
+    SPARED_FIELD_NUMBER: _ClassVar[int]
+    ORDERED_FIELD_NUMBER: _ClassVar[int]
+    AUCTION_ORDER_FIELD_NUMBER: _ClassVar[int]
+    LOT_FIELD_NUMBER: _ClassVar[int]
+    BID_POSITION_FIELD_NUMBER: _ClassVar[int]
     kind: str
     data: _struct_pb2.Struct
     start_player: StartPlayer
@@ -505,4 +580,9 @@ class Event(_message.Message):
     refilled: Refilled
     match_ending: MatchEnding
     match_over: MatchOver
-    def __init__(self, kind: _Optional[str] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., start_player: _Optional[_Union[StartPlayer, _Mapping]] = ..., adventurers_drawn: _Optional[_Union[AdventurersDrawn, _Mapping]] = ..., market_dealt: _Optional[_Union[MarketDealt, _Mapping]] = ..., deck_reshuffled: _Optional[_Union[DeckReshuffled, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., event_revealed: _Optional[_Union[EventRevealed, _Mapping]] = ..., event_ignored: _Optional[_Union[EventIgnored, _Mapping]] = ..., event_void: _Optional[_Union[EventVoid, _Mapping]] = ..., undertaker_moved: _Optional[_Union[UndertakerMoved, _Mapping]] = ..., commitments_revealed: _Optional[_Union[CommitmentsRevealed, _Mapping]] = ..., nuggets_gained: _Optional[_Union[NuggetsGained, _Mapping]] = ..., hat_moved: _Optional[_Union[HatMoved, _Mapping]] = ..., no_takes: _Optional[_Union[NoTakes, _Mapping]] = ..., iou_taken: _Optional[_Union[IouTaken, _Mapping]] = ..., adventurer_discarded: _Optional[_Union[AdventurerDiscarded, _Mapping]] = ..., prestige_bought: _Optional[_Union[PrestigeBought, _Mapping]] = ..., adventurers_revealed: _Optional[_Union[AdventurersRevealed, _Mapping]] = ..., bid: _Optional[_Union[BidMade, _Mapping]] = ..., passed: _Optional[_Union[Passed, _Mapping]] = ..., bid_returned: _Optional[_Union[BidReturned, _Mapping]] = ..., picked: _Optional[_Union[Picked, _Mapping]] = ..., payday: _Optional[_Union[Payday, _Mapping]] = ..., die_rolled: _Optional[_Union[DieRolled, _Mapping]] = ..., iou_turned_up: _Optional[_Union[IouTurnedUp, _Mapping]] = ..., nuggets_paid: _Optional[_Union[NuggetsPaid, _Mapping]] = ..., vulture_taken: _Optional[_Union[VultureTaken, _Mapping]] = ..., refilled: _Optional[_Union[Refilled, _Mapping]] = ..., match_ending: _Optional[_Union[MatchEnding, _Mapping]] = ..., match_over: _Optional[_Union[MatchOver, _Mapping]] = ...) -> None: ...
+    spared: Spared
+    ordered: Ordered
+    auction_order: AuctionOrder
+    lot: Lot
+    bid_position: BidPositionChosen
+    def __init__(self, kind: _Optional[str] = ..., data: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., start_player: _Optional[_Union[StartPlayer, _Mapping]] = ..., adventurers_drawn: _Optional[_Union[AdventurersDrawn, _Mapping]] = ..., market_dealt: _Optional[_Union[MarketDealt, _Mapping]] = ..., deck_reshuffled: _Optional[_Union[DeckReshuffled, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., event_revealed: _Optional[_Union[EventRevealed, _Mapping]] = ..., event_ignored: _Optional[_Union[EventIgnored, _Mapping]] = ..., event_void: _Optional[_Union[EventVoid, _Mapping]] = ..., undertaker_moved: _Optional[_Union[UndertakerMoved, _Mapping]] = ..., commitments_revealed: _Optional[_Union[CommitmentsRevealed, _Mapping]] = ..., nuggets_gained: _Optional[_Union[NuggetsGained, _Mapping]] = ..., hat_moved: _Optional[_Union[HatMoved, _Mapping]] = ..., no_takes: _Optional[_Union[NoTakes, _Mapping]] = ..., iou_taken: _Optional[_Union[IouTaken, _Mapping]] = ..., adventurer_discarded: _Optional[_Union[AdventurerDiscarded, _Mapping]] = ..., prestige_bought: _Optional[_Union[PrestigeBought, _Mapping]] = ..., adventurers_revealed: _Optional[_Union[AdventurersRevealed, _Mapping]] = ..., bid: _Optional[_Union[BidMade, _Mapping]] = ..., passed: _Optional[_Union[Passed, _Mapping]] = ..., bid_returned: _Optional[_Union[BidReturned, _Mapping]] = ..., picked: _Optional[_Union[Picked, _Mapping]] = ..., payday: _Optional[_Union[Payday, _Mapping]] = ..., die_rolled: _Optional[_Union[DieRolled, _Mapping]] = ..., iou_turned_up: _Optional[_Union[IouTurnedUp, _Mapping]] = ..., nuggets_paid: _Optional[_Union[NuggetsPaid, _Mapping]] = ..., vulture_taken: _Optional[_Union[VultureTaken, _Mapping]] = ..., refilled: _Optional[_Union[Refilled, _Mapping]] = ..., match_ending: _Optional[_Union[MatchEnding, _Mapping]] = ..., match_over: _Optional[_Union[MatchOver, _Mapping]] = ..., spared: _Optional[_Union[Spared, _Mapping]] = ..., ordered: _Optional[_Union[Ordered, _Mapping]] = ..., auction_order: _Optional[_Union[AuctionOrder, _Mapping]] = ..., lot: _Optional[_Union[Lot, _Mapping]] = ..., bid_position: _Optional[_Union[BidPositionChosen, _Mapping]] = ...) -> None: ...
