@@ -45,7 +45,7 @@ kit-packages:
 # Python kit needs only the bot SDK, which the virtualenv has.
 JS_KIT := examples/javascript
 kits: kit-packages $(JS_KIT)/node_modules/.kit-built
-	$(MAKE) -C examples/cpp
+	$(MAKE) -j2 -C examples/cpp
 
 $(JS_KIT)/node_modules/.kit-built: $(JS_KIT)/package.json $(JS_KIT)/package-lock.json $(wildcard proto/*/v1/*.proto)
 	cd $(JS_KIT) && npm ci --no-audit --no-fund --loglevel=error
