@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bots.random.bot import RandomBot
-from bots.sdk import serve
+import botsdk
+
+from bots.random.bot import ProtocolRandomBot
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--seed", type=int, default=None)
     args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
-    serve(RandomBot(args.seed), rest)
+    botsdk.serve(ProtocolRandomBot(args.seed), rest)
 
 
 if __name__ == "__main__":

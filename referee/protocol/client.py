@@ -178,6 +178,8 @@ class BotClient:
         self._seat = 0
         self._events_in_decide = False
         """The bot takes events in Decide (its handshake said so)."""
+        self._ended: _MatchStream | None = None
+        """The last match's stream after `end_match`, until the bot has closed its side."""
 
     # ------------------------------------------------------------ start-up
 
@@ -320,18 +322,25 @@ class BotClient:
             stream.requests.put(wire.notify_bytes(encoded))
 
     def end_match(self, outcome: Outcome, reason: str, seed: int | None = None, seed_salt: bytes = b"") -> None:
-        """Send `MatchEnd` (revealing the committed seed) and close this
-        match's stream. Never raises."""
+        """Send `MatchEnd` (revealing the committed seed) and close the
+        referee's side of this match's stream. Never raises.
+
+        The wait for the bot to close its side (its `on_match_end` done, at
+        most _CLOSE_WAIT) comes with the next `start_match` or `close`: the
+        seats of a match then end at the same time, and the wait overlaps
+        the referee's work between matches instead of adding to it."""
         stream = self._stream
         if stream is None:
             return
         if stream.held:
             stream.requests.put(wire.notify_bytes(stream.held))
         stream.requests.put(wire.match_end_message(outcome, reason, seed, seed_salt).SerializeToString())
-        self._finish_stream()
+        stream.requests.put(_END)
+        self._stream, self._ended = None, stream
 
     def close(self) -> None:
         """Close the stream and the channel. Idempotent; never raises."""
+        self._await_ended()
         stream, self._stream = self._stream, None
         if stream is not None:
             stream.call.cancel()
@@ -349,9 +358,16 @@ class BotClient:
         return self._stream
 
     def _finish_stream(self) -> None:
+        self._await_ended()
         stream, self._stream = self._stream, None
         if stream is not None:
             stream.finish(_CLOSE_WAIT)
+
+    def _await_ended(self) -> None:
+        """Wait for the bot to close the last ended match's stream."""
+        ended, self._ended = self._ended, None
+        if ended is not None:
+            ended.finish(_CLOSE_WAIT)
 
     def _decode_action(self, decision: tpb.Decision) -> Action:
         try:
