@@ -119,7 +119,7 @@ def test_variants_and_three_players() -> None:
     # G-2.6 advanced setup and the G-5.10 gunfight_opt_out variant.
     report = run_json("--players", "3", "--games", "10", "--setup", "advanced", "--variant", "gunfight_opt_out")
     assert report["players"] == 3
-    assert report["variant"] == {"setup": "advanced", "gunfight_opt_out": "on"}
+    assert report["variant"] == {"setup": "advanced", "gunfight_opt_out": "on", "auction": "standard"}  # every option
     assert len(report["seat_win_share"]) == 3
     assert sum(report["seat_win_share"]) == pytest.approx(1.0)
 
