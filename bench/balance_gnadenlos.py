@@ -24,7 +24,7 @@ docs/balance-gnadenlos.json as they are measured, so `--only` can add a
 rule set without playing the others again; the page and its plot are
 written from all of them.
 
-    make balance-gnadenlos        # or: python -m bench.balance_gnadenlos [--games N] [--jobs N] [--only NAME ...]
+    make balance-gnadenlos        # or: python -m bench.balance_gnadenlos [--games N] [--jobs N] [--only NAME ...] [--no-play]
 """
 
 from __future__ import annotations
@@ -198,6 +198,64 @@ def verdicts(results: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+def claim(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The reviewer's premise under the base rules: is the player in the
+    hole last more often than chance, and does the first payday predict
+    the end?"""
+    lines = []
+    for r in results:
+        if r["rule_set"] != "base":
+            continue
+        n, hole, tau = r["players"], fig(r["hole_last"]), fig(r["tau"])
+        chance = 1 / n
+        above = hole.mean - hole.half > chance
+        lines.append(
+            f"- {n} players: the player with the fewest adventurers after the first payday finishes last "
+            f"{hole.pct()} % of the time, {hole.mean / chance:.2f} times chance ({100 * chance:.1f} %)"
+            f"{'' if above else ' (not clearly above it)'}; the standings then and at the end agree with tau "
+            f"{tau.num()}."
+        )
+    return lines
+
+
+def plain_verdict(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """For each fix, one plain sentence: does it get a player out of the
+    hole (the hole share, lower is better), over its options and both table
+    sizes, and what else it changes (game length)."""
+    found = {(r["rule_set"], r["players"]): r for r in results}
+    lines = []
+    for title, names in FIXES.items():
+        judged = []
+        for name in names:
+            for players in PLAYERS:
+                fix, base = found.get((name, players)), found.get(("base", players))
+                if fix is not None and base is not None:
+                    judged.append((name, players, judge(difference(fix, base, "hole_last")),
+                                   difference(fix, base, "hole_last")[0], difference(fix, base, "turns")[0]))
+        if not judged:
+            lines.append(f"- **{title[0].upper()}{title[1:]}**: not measured.")
+            continue
+        lower = [j for j in judged if j[2] == "lower"]
+        higher = [j for j in judged if j[2] == "higher"]
+        where = lambda group: ", ".join(f"{name} at {players}" for name, players, *_ in group)  # noqa: E731
+        if len(lower) == len(judged):
+            words = "does what the reviewer says: the player in the hole finishes last less often in every table"
+        elif lower and not higher:
+            words = f"helps only in part: the player in the hole finishes last less often in {where(lower)}, " \
+                    "no clear change elsewhere"
+        elif not lower and not higher:
+            words = "does not measurably get a player out of the hole: no table changes beyond its interval"
+        elif not lower:
+            words = f"does the opposite: the player in the hole finishes last more often in {where(higher)}"
+        else:
+            words = f"is mixed: less often last in {where(lower)}, more often in {where(higher)}"
+        largest = min(judged, key=lambda j: j[3])
+        turns = statistics.fmean(j[4] for j in judged)
+        lines.append(f"- **{title[0].upper()}{title[1:]}** {words} (largest drop {100 * largest[3]:+.1f} pp, "
+                     f"{largest[0]} at {largest[1]} players; games {turns:+.1f} turns on average).")
+    return lines
+
+
 def plot(results: Sequence[Mapping[str, Any]]) -> None:
     """One picture: for each rule set, how often the player in the hole
     finishes last at 3 and 4 players (chance marked), and tau beside it."""
@@ -277,14 +335,20 @@ def write(results: Sequence[Mapping[str, Any]], games: int) -> None:
         "valve [G-9.5](rules/gnadenlos.md). Win share by turn order: the start player first (G-2.5 draws the",
         "start player, so seat numbers alone would hide a first-player advantage); a shared win is split.",
         "",
-        "## Verdict on the reviewer's claim, fix by fix",
+        "## Verdict on the reviewer's claim",
         "",
-        "Each fix against the base rules at the same table size; a change is called only when the 95 %",
-        "interval of the difference excludes zero.",
+        "**His premise, under the base rules.**",
+        "",
+        *claim(results),
+        "",
+        "**His fixes, in plain words** (each against the base rules at the same table size; a change is called",
+        "only when the 95 % interval of the difference excludes zero):",
+        "",
+        *plain_verdict(results),
+        "",
+        "### Fix by fix, table by table",
         "",
         *verdicts(results),
-        "<!-- summary -->",
-        "",
     ])
     write_atomically(DOC, text, mode=0o644)
 
@@ -309,8 +373,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", choices=list(RULE_SETS), metavar="NAME",
                         help=f"play only these rule sets, keeping the others' figures ({', '.join(RULE_SETS)})")
     parser.add_argument("--players", type=int, nargs="+", choices=PLAYERS, default=list(PLAYERS))
+    parser.add_argument("--no-play", action="store_true",
+                        help="play nothing: write the page and the plot from the figures kept in the JSON")
     args = parser.parse_args(argv)
-    names = args.only or list(RULE_SETS)
+    names = [] if args.no_play else args.only or list(RULE_SETS)
     for name in names:  # a rule set the engine does not have is refused before anything is played
         try:
             load_game("gnadenlos").check_variant(RULE_SETS[name])
@@ -326,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{job[0]}, {job[1]} players: done", file=sys.stderr, flush=True)
             save(kept, args.games)  # each table kept as soon as it is measured
     results = load()
-    write(results, args.games)
+    write(results, json.loads(DATA.read_text())["games"])
     plot(results)
     print(f"wrote {DOC} and {PLOT}")
     return 0
