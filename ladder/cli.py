@@ -388,7 +388,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
 
             click.echo(f"live page: {held.enter_context(live_page(store.path, game, web_port))}", err=True)
         # a terminal gets the live view; a log (CI, a pipe) a line per finished match
-        view = LiveView(store, game, budget, console=console) if console.is_terminal else ProgressLines(store, budget)
+        view = (LiveView(store, game, budget, console=console, rule_set=rule_set) if console.is_terminal
+                else ProgressLines(store, budget))
         with view:
             runner = Ladder(store, pool, config, on_update=view.update,
                             on_warning=lambda text: console.print(f"warning: {safe_line(text)}", style="yellow",

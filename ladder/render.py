@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ladder.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED
+from ladder.rule_set_names import heading
 from ladder.scheduler import RunStatus, Versus
 from ladder.sprt import H0, H1
 from ladder.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
@@ -194,9 +195,10 @@ class LiveView:
     """A progress bar over the run's budget and the standings, redrawn as
     matches finish."""
 
-    def __init__(self, store: Store, game: str, budget: int, *, console: Any = None) -> None:
+    def __init__(self, store: Store, game: str, budget: int, *, console: Any = None, rule_set: str = "") -> None:
         self.store = store
         self.game = game
+        self.rule_set = rule_set
         self.progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
@@ -208,10 +210,10 @@ class LiveView:
         self._width = console.width if console is not None else None
 
     def _render(self) -> RenderableType:
-        rows = standings(self.store, self.game)
-        return Group(self.progress, standings_table(rows, f"{self.game} ladder (live)", self._pairs,
+        rows = standings(self.store, self.game, rule_set=self.rule_set)
+        return Group(self.progress, standings_table(rows, f"{heading(self.game, self.rule_set)}, live", self._pairs,
                                                     width=self._width,
-                                                    set_size=mean_set_size(self.store, self.game)))
+                                                    set_size=mean_set_size(self.store, self.game, self.rule_set)))
 
     def __enter__(self) -> "LiveView":
         self.live.__enter__()
