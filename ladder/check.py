@@ -43,7 +43,15 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ladder.intake import Limits
 from ladder.roster import folder_command
-from ladder.submission import SubmissionError, check_name, handshake_games, stage, wanted_games
+from ladder.submission import (
+    SubmissionError,
+    check_name,
+    covering_variants,
+    handshake_games,
+    handshake_variants,
+    stage,
+    wanted_games,
+)
 from referee.durations import format_duration
 from referee.log_tail import last_lines
 from referee.probe import GameProbe, percentile, probe_game
@@ -94,6 +102,8 @@ class GameSummary:
     game: str
     matches: int
     table_sizes: list[int]
+    variants: list[str]
+    """The rule sets played besides the base rules (their options, OPTION=VALUE,...)."""
     decisions: int
     faults: dict[str, int]
     times: dict[str, float]
@@ -126,6 +136,8 @@ class CheckReport:
 @dataclass(frozen=True)
 class CheckOptions:
     games: Sequence[str] = ()
+    variants: Sequence[str] = ()
+    """Variants to check besides its bot.toml's, GAME:OPTION=VALUE (submit's --variant)."""
     move_time: float = 2.0
     startup_timeout: float = 10.0
     decisions: int = DECISIONS
@@ -178,7 +190,8 @@ def _check(path: Path, place: BotPlace, log: Path, options: CheckOptions, report
         return
     try:
         _started(bot, time.monotonic() - started, options, report)
-        _play(bot, wanted, options, report)
+        declared = tuple(dict.fromkeys([*manifest.variants, *options.variants])) or None  # as submit has it
+        _play(bot, wanted, declared, options, report)
     finally:
         bot.close()
         _shutdown(bot, report)
@@ -203,6 +216,7 @@ def _started(bot: BotProcess, seconds: float, options: CheckOptions, report: Che
     info = bot.info
     report.bot = {"name": safe_line(info.name), "version": safe_line(info.version),
                   "protocol_version": info.protocol_version, "games": [safe_line(game) for game in info.games],
+                  "variants": [safe_line(tag) for tag in info.variants],
                   "start_seconds": round(seconds, 3)}
     report.add("start", OK, f"answered health and the handshake in {_seconds(seconds)} "
                f"(start-up timeout {format_duration(options.startup_timeout)})")
@@ -210,7 +224,8 @@ def _started(bot: BotProcess, seconds: float, options: CheckOptions, report: Che
         report.add("start", WARNING, f"the start took {_seconds(seconds)}, more than half the start-up timeout",
                    "on a loaded ladder machine it may take longer: serve first, load what is slow in warm_up()")
     report.add("handshake", OK, f"{safe_line(info.name)} {safe_line(info.version)}, protocol version "
-               f"{info.protocol_version}, plays {safe_line(', '.join(info.games))}")
+               f"{info.protocol_version}, plays {safe_line(', '.join(info.games))}"
+               + (f", variants {safe_line(', '.join(info.variants))}" if info.variants else ""))
     if not _serving(bot.client.socket_path, ""):
         report.add("health", WARNING, "the health service does not report SERVING for the service name \"\"",
                    "set both \"\" and tournament.v1.Bot to SERVING (docs/protocol.md, Overview)")
@@ -227,11 +242,21 @@ def _serving(socket_path: str, service: str) -> bool:
     return bool(answer.status == health_pb2.HealthCheckResponse.SERVING)
 
 
-def _play(bot: BotProcess, wanted: Sequence[str] | None, options: CheckOptions, report: CheckReport) -> None:
+def _play(bot: BotProcess, wanted: Sequence[str] | None, declared: Sequence[str] | None, options: CheckOptions,
+          report: CheckReport) -> None:
+    """Each game, under the base rules and every variant submit would
+    validate (bot.toml's and --variant's, else every one the handshake
+    declares)."""
     try:
         games = handshake_games(bot.label, bot.info.games, wanted)
     except SubmissionError as exc:
         report.add("games", ERROR, safe_line(exc, MESSAGE_LIMIT))
+        return
+    try:
+        variants = handshake_variants(bot.label, bot.info.variants, games, declared)
+        rule_sets = {game: [{}, *covering_variants(game, variants)] for game in games}
+    except SubmissionError as exc:
+        report.add("variants", ERROR, safe_line(exc, MESSAGE_LIMIT))
         return
     time_control = TimeControl(move_time=options.move_time, grace=GRACE)
     for game in games:
@@ -239,7 +264,8 @@ def _play(bot: BotProcess, wanted: Sequence[str] | None, options: CheckOptions, 
             report.add(game, ERROR, f"not played: the bot's process is gone ({bot.exit_description()})",
                        FIXES["crashed"])
             continue
-        probe = probe_game(bot, game, decisions=options.decisions, time_control=time_control, seed=options.seed)
+        probe = probe_game(bot, game, decisions=options.decisions, time_control=time_control, seed=options.seed,
+                           variants=rule_sets[game])
         report.games.append(_summary(probe))
         _judge(probe, options.move_time, report)
 
@@ -249,7 +275,8 @@ def _summary(probe: GameProbe) -> GameSummary:
     times = {"p50": percentile(seconds, 0.5), "p90": percentile(seconds, 0.9), "p99": percentile(seconds, 0.99),
              "max": max(seconds, default=0.0), "first": seconds[0] if seconds else 0.0}
     largest = {**probe.largest, "answer": max((a.answer_bytes for a in probe.asked), default=0)}
-    return GameSummary(probe.game, probe.matches, sorted({a.seats for a in probe.asked}), len(probe.asked),
+    return GameSummary(probe.game, probe.matches, sorted({a.seats for a in probe.asked}),
+                       sorted({a.variant for a in probe.asked if a.variant}), len(probe.asked),
                        dict(Counter(a.fault for a in probe.asked if a.fault)),
                        {key: round(value, 6) for key, value in times.items()}, largest)
 
@@ -260,7 +287,8 @@ def _judge(probe: GameProbe, move_time: float, report: CheckReport) -> None:
     summary = report.games[-1]
     for reason, count in summary.faults.items():
         first = next(a for a in probe.asked if a.fault == reason)
-        where = f"({first.seats} players, seat {first.seat}, seed {first.seed}, its decision {first.request_id})"
+        variant = f", variant {first.variant}" if first.variant else ""
+        where = f"({first.seats} players{variant}, seat {first.seat}, seed {first.seed}, its decision {first.request_id})"
         report.add(probe.game, ERROR, f"{count} {reason} answer{'s' if count > 1 else ''} of "
                    f"{summary.decisions}; the first {where}: {safe_line(first.detail)}",
                    FIXES.get(reason, FIXES["malformed"]))
@@ -271,7 +299,8 @@ def _judge(probe: GameProbe, move_time: float, report: CheckReport) -> None:
     figures = " ".join(f"{key} {_seconds(times[key])}" for key in ("p50", "p90", "p99", "max"))
     clean = not summary.faults
     report.add(probe.game, OK if clean else WARNING,
-               f"{summary.matches} match{'es' if summary.matches > 1 else ''} at {', '.join(map(str, summary.table_sizes))} players, "
+               f"{summary.matches} match{'es' if summary.matches > 1 else ''} at {', '.join(map(str, summary.table_sizes))} players"
+               f"{', also ' + '; '.join(summary.variants) if summary.variants else ''}, "
                f"{summary.decisions} decision{'s' if summary.decisions != 1 else ''}"
                f"{', all legal and in time' if clean else ''}; answer times "
                f"{figures}, the first {_seconds(times['first'])} (move time {format_duration(move_time)})")

@@ -18,8 +18,9 @@ from rich.text import Text
 
 from ladder.check import DECISIONS, ERROR, OK, SEED, CheckOptions, CheckReport
 from ladder.check import check as run_check
-from ladder.cli import DEFAULT_MOVE_TIME, MIN_MOVE_TIME
+from ladder.cli import DEFAULT_MOVE_TIME, MIN_MOVE_TIME, variant_tags
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
 from referee.sandbox import capabilities
 
@@ -34,6 +35,8 @@ _MARKS = {OK: ("ok", "green"), "warning": ("warning", "yellow"), ERROR: ("FAIL",
 @click.option("--game", "games", multiple=True,
               help="A game to check (repeatable; default: the games its bot.toml lists, or for a file every "
                    "game its handshake names), as submit takes it.")
+@variant_option("A variant to check besides the base rules, NAME=VALUE (repeatable; default: its bot.toml's "
+                "variants, else every variant its handshake declares), as submit takes it.")
 @click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
               show_default=True, help="Time per decision the answers are judged by, the ladder's (2s, 250ms).")
 @click.option("--startup-timeout", type=DURATION, default="10s", show_default=True,
@@ -50,7 +53,7 @@ _MARKS = {OK: ("ok", "green"), "warning": ("warning", "yellow"), ERROR: ("FAIL",
 @click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
               help="The submission limit on how deep its folders nest.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-def check(path: Path, games: tuple[str, ...], move_time: float, startup_timeout: float, decisions: int,
+def check(path: Path, games: tuple[str, ...], variants: tuple[str, ...], move_time: float, startup_timeout: float, decisions: int,
           seed: int, log_dir: Path | None, max_mib: int, max_files: int, max_depth: int, as_json: bool) -> None:
     """Check a bot (file or folder with bot.toml) as the ladder will run it, before you submit it.
 
@@ -59,7 +62,7 @@ def check(path: Path, games: tuple[str, ...], move_time: float, startup_timeout:
     answer times, message sizes and what the sandbox refused, each problem
     with its fix. Exits with status 0 only when the bot would pass
     submission, 1 when it would not."""
-    options = CheckOptions(games=games, move_time=move_time, startup_timeout=startup_timeout,
+    options = CheckOptions(games=games, variants=variant_tags(variants, games), move_time=move_time, startup_timeout=startup_timeout,
                            decisions=decisions, seed=seed, log_dir=log_dir,
                            limits=Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth))
     click.echo(capabilities().summary(), err=True)

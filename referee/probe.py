@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from botsdk import fairness
@@ -51,6 +51,8 @@ class Asked:
     seats: int
     seat: int
     seed: int
+    variant: str
+    """The match's options that differ from the game's defaults, as OPTION=VALUE,..."""
     request_id: int
     seconds: float
     answer_bytes: int
@@ -86,21 +88,23 @@ def table_sizes(game: Game) -> Iterator[int]:
 
 
 def probe_game(bot: BotProcess, game_name: str, *, decisions: int, time_control: TimeControl,
-               seed: int) -> GameProbe:
+               seed: int, variants: Sequence[Mapping[str, str]] = ({},)) -> GameProbe:
     """Play `bot` through matches of `game_name` until it has been asked at
-    least `decisions` times (and at the smallest and largest table), it
-    forfeits, or its process is gone. A seat is asked in nearly every
-    match, so `decisions` more matches than the tables is a bound that a
-    seat folded out of every match could not make endless."""
+    least `decisions` times, at the smallest and the largest table and in
+    each of `variants` (taken in turn, match by match), or until it
+    forfeits or its process is gone. A seat is asked in nearly every match,
+    so `decisions` more matches than those is a bound that a seat folded
+    out of every match could not make endless."""
     game = load_game(game_name)
     probe = GameProbe(game.name)
     sizes = table_sizes(game)
-    minimum = len(dict.fromkeys((game.min_seats, game.max_seats)))
+    minimum = max(len(dict.fromkeys((game.min_seats, game.max_seats))), len(variants))
     while bot.alive and probe.forfeit is None and probe.matches < minimum + decisions \
             and (probe.matches < minimum or len(probe.asked) < decisions):
         seats = next(sizes)
         match_seed = derive_seed(seed, f"check-{game.name}-{probe.matches}")
-        _Match(bot, game, seats, probe.matches % seats, match_seed, time_control, probe).play()
+        variant = game.check_variant(variants[probe.matches % len(variants)])
+        _Match(bot, game, seats, probe.matches % seats, match_seed, variant, time_control, probe).play()
         probe.matches += 1
     return probe
 
@@ -108,9 +112,12 @@ def probe_game(bot: BotProcess, game_name: str, *, decisions: int, time_control:
 class _Match:
     """One match with the bot at `seat` and the heuristic everywhere else."""
 
-    def __init__(self, bot: BotProcess, game: Game, seats: int, seat: int, seed: int,
+    def __init__(self, bot: BotProcess, game: Game, seats: int, seat: int, seed: int, variant: dict[str, str],
                  time_control: TimeControl, probe: GameProbe) -> None:
         self.bot, self.game, self.seats, self.seat, self.seed = bot, game, seats, seat, seed
+        self.variant = variant
+        defaults = game.check_variant({})
+        self.variant_name = ",".join(f"{key}={value}" for key, value in variant.items() if defaults.get(key) != value)
         self.tc = time_control
         self.probe = probe
         self.codec = wire.codec_for(game.name)
@@ -124,7 +131,7 @@ class _Match:
         """The bot forfeited (or could not be reached): it is asked no more."""
 
     def play(self) -> None:
-        state, setup = self.game.new_state_with_events(self.seats, self.seed, {})
+        state, setup = self.game.new_state_with_events(self.seats, self.seed, self.variant)
         salt = fairness.new_salt()
         self._start(state, fairness.commitment(self.seed, salt))
         self._tell(setup)
@@ -143,8 +150,7 @@ class _Match:
     def _start(self, state: State, commitment: bytes) -> None:
         names = [OPPONENT] * self.seats
         names[self.seat] = self.bot.info.name
-        match_id, variant, observation = f"check-{uuid.uuid4().hex[:8]}", self.game.check_variant({}), \
-            state.observe(self.seat)
+        match_id, variant, observation = f"check-{uuid.uuid4().hex[:8]}", self.variant, state.observe(self.seat)
         self.probe.sent("match_start", wire.match_start_message(
             self.codec, match_id=match_id, game=self.game.name, variant=variant, seat=self.seat,
             num_seats=self.seats, seat_names=names, time_control=self.tc.to_message(), observation=observation,
@@ -202,8 +208,8 @@ class _Match:
         detail = fault.detail if fault is not None else ""
         if fault is not None and fault.reason == FORFEIT_CRASHED:
             detail = f"{detail} ({self.bot.exit_description(wait=0.5)})"
-        self.probe.asked.append(Asked(self.seats, self.seat, self.seed, self.requests, answer.seconds,
-                                      answer_bytes, fault.reason if fault else None, detail))
+        self.probe.asked.append(Asked(self.seats, self.seat, self.seed, self.variant_name, self.requests,
+                                      answer.seconds, answer_bytes, fault.reason if fault else None, detail))
         if fault is None:
             return
         self.strikes += 1

@@ -127,6 +127,28 @@ def test_a_game_bot_toml_lists_but_the_handshake_does_not_claim_fails(tmp_path: 
     assert report(result)["games"] == []  # nothing played for a bot that would be refused at its handshake
 
 
+FAILS_UNDER_A_VARIANT = GOOD_BOT.replace('version = "1"', 'version = "1"\n    variants = ("gnadenlos:auction=single",)') \
+    .replace("return legal_actions[0]", """if context.match.variant.get("auction") == "single":
+            from referee.games.gnadenlos.actions import Buy
+            return Buy(99)  # never legal: this bot has not learnt the single-card auction
+        return legal_actions[0]""")
+
+
+def test_each_declared_variant_is_played_as_submit_validates_it(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "variant", FAILS_UNDER_A_VARIANT)
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    illegal = errors(result)[0]
+    assert "illegal answers" in illegal["message"] and "auction=single" in illegal["message"]
+    (game,) = report(result)["games"]
+    assert any("auction=single" in played for played in game["variants"])
+
+    undeclared = check(folder, "--json", "--variant", "gunfight_opt_out=on")
+    assert undeclared.exit_code == 1
+    (refused,) = errors(undeclared)
+    assert refused["check"] == "variants" and "gnadenlos:gunfight_opt_out=on" in refused["message"]
+
+
 def test_a_missing_interpreter_is_named_with_the_fix(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path / "interpreter", "", command="./bot")
     (folder / "bot").write_text("#!/opt/nowhere/bin/python3\nprint('hello')\n")
