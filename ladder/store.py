@@ -170,7 +170,10 @@ class Store:
         for folder in (self.records_dir, self.bots_dir, self.logs_dir):
             private_folders(folder)
             _tighten(folder, PRIVATE_FOLDER)
-        os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
+        if not self.path.exists():  # never open and close an existing one: closing any descriptor of
+            # the file drops every POSIX lock this process holds on it, the open connections' too, and
+            # another process's connection closing next would then delete the WAL they still read
+            os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
         for file in (self.path, self.path.with_name(self.path.name + "-wal"),
                      self.path.with_name(self.path.name + "-shm")):
             _tighten(file, PRIVATE_FILE)
