@@ -317,7 +317,7 @@ def write(results: Sequence[Mapping[str, Any]], games: int) -> None:
         f"± the half-width of its 95 % interval (normal approximation over matches); the widest interval on a",
         f"share is ±{100 * widest_share(results):.1f} percentage points. Reproduce with one command:",
         "`make balance-gnadenlos` (`python -m bench.balance_gnadenlos`; "
-        f"{minutes:.0f} CPU-minutes of play here); the figures are also in",
+        f"{minutes:.0f} minutes of play here, summed over the tables, on a shared 2-core machine); the figures are also in",
         "[balance-gnadenlos.json](balance-gnadenlos.json).",
         *(["", f"Not measured yet: {', '.join(missing)}."] if missing else []),
         "",
