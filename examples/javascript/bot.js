@@ -81,6 +81,7 @@ function warmUp() {
     service.Play.responseDeserialize(bytes);
     const message = service.Play.requestDeserialize(service.Play.requestSerialize(decide));
     choose(game, message.decide.observation[game], message.decide.legal_actions.map((a) => a[game]));
+    service.Play.requestDeserialize(service.Play.requestSerialize({ notify: { events: [{ [game]: {} }] } }));
   }
 }
 
