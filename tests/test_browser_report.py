@@ -11,7 +11,6 @@ the standings' own interface. Screenshots: test-artifacts/browser-report/.
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import json
 import os
@@ -29,21 +28,11 @@ from browser_support import chromium, console_errors, open_page, play_record, re
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig
 from ladder.store import Store
-from ladder.tasks import MatchTask, PlayedMatch
-from ladder_support import FakeRunner, add_bots
+from ladder_support import add_bots
+from report_support import RecordingRunner, check_plots, expected_standings, shown_standings
 
 SHOTS = "browser-report"
 NAMES = ["alpha", "bravo", "charlie <b>d</b>"]  # a name that is markup must show as text
-
-
-@dataclasses.dataclass
-class RecordingRunner(FakeRunner):
-    """The fake runner's results, each with a real match record."""
-
-    record: bytes = b""
-
-    def play(self, task: MatchTask) -> PlayedMatch:
-        return dataclasses.replace(super().play(task), record=self.record)
 
 
 @pytest.fixture(scope="module")
@@ -72,37 +61,6 @@ def referee(*args: str) -> subprocess.CompletedProcess[str]:
 def table_json(db: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(referee("table", "--db", str(db), "--json", "--h2h", "--seats").stdout)
     return data
-
-
-def shown_standings(driver: Any) -> list[list[str]]:
-    return driver.execute_script(
-        "return [...document.querySelectorAll('#standings tr[data-bot]')].map(tr => "
-        "[tr.dataset.bot, ...['mu', 'sigma', 'conservative', 'matches', 'wins', 'forfeits']"
-        ".map(c => tr.querySelector('td.' + c).textContent)])")
-
-
-def expected_standings(table: dict[str, Any]) -> list[list[str]]:
-    return [[row["bot"], f"{row['mu']:.2f}", f"{row['sigma']:.2f}", f"{row['conservative']:.2f}",
-             str(row["matches"]), str(row["wins"]), str(row["forfeits"])] for row in table["standings"]]
-
-
-def check_plots(driver: Any, table: dict[str, Any]) -> None:
-    """The plots carry the standings' numbers: each bot's last rating in the
-    history, each pair's share in the head-to-head map, each seat's win share."""
-    plots = driver.execute_script(
-        "return {history: document.getElementById('history').data.filter(t => t.showlegend !== false)"
-        ".map(t => [t.name, t.y[t.y.length - 1]]),"
-        " h2h: document.getElementById('h2h').data[0], seats: document.getElementById('seats').data"
-        ".map(t => [t.name, t.y])}")
-    label = {row["bot"]: html.escape(f"{row['bot']} {row['version']}", quote=False) for row in table["standings"]}
-    assert dict(plots["history"]) == pytest.approx({label[r["bot"]]: r["mu"] for r in table["standings"]})
-    heat = plots["h2h"]
-    for pair in table["head_to_head"]:
-        row, col = heat["y"].index(label[pair["bot"]]), heat["x"].index(label[pair["opponent"]])
-        assert heat["z"][row][col] == pytest.approx(pair["share"])
-        assert heat["text"][row][col] == f"{pair['ahead']}/{pair['together']}"
-    assert dict(plots["seats"]) == {f"{size} players": [s["win_share"] for s in seats]
-                                    for size, seats in table["seats"].items()}
 
 
 def test_the_report_shows_the_standings_and_plots_of_the_ladder(
