@@ -315,7 +315,7 @@ class BotClient:
         stream = self._require_stream()
         codec = self._codec
         assert codec is not None  # set with the stream by start_match
-        encoded = [wire.event_bytes(codec, event) for event in events]
+        encoded = [wire.event_payload(codec, event) for event in events]
         if self._events_in_decide:
             stream.held.extend(encoded)
         else:

@@ -124,7 +124,7 @@ def _length_delimited(field: int, payload: bytes) -> bytes:
 
 _DECIDE_OBSERVATION = tpb.Decide.DESCRIPTOR.fields_by_name["observation"].number
 _DECIDE_LEGAL_ACTIONS = tpb.Decide.DESCRIPTOR.fields_by_name["legal_actions"].number
-_DECIDE_EVENTS = tpb.Decide.DESCRIPTOR.fields_by_name["events"].number
+_DECIDE_EVENTS_TAG = _varint(tpb.Decide.DESCRIPTOR.fields_by_name["events"].number << 3 | 2)
 _REFEREE_DECIDE = tpb.RefereeMessage.DESCRIPTOR.fields_by_name["decide"].number
 
 
@@ -147,7 +147,7 @@ class DecideEncoder:
         events: Sequence[bytes] = (),
     ) -> bytes:
         """The encoded `RefereeMessage{decide: Decide{...}}` of one decision;
-        `events` are encoded `GameEvent`s (`event_bytes`) it carries."""
+        `events` are the `event_payload`s of the events it carries."""
         observation_bytes = self.codec.encode_observation(observation).SerializeToString()
         action_field = self.action_field
         body = b"".join(
@@ -157,20 +157,21 @@ class DecideEncoder:
                     _DECIDE_OBSERVATION, _length_delimited(self._observation_field, observation_bytes)
                 ),
                 *[action_field(a) for a in legal_actions],
-                *[_length_delimited(_DECIDE_EVENTS, event) for event in events],
+                *[_DECIDE_EVENTS_TAG + event for event in events],
             ]
         )
         return _length_delimited(_REFEREE_DECIDE, body)
 
 
-_NOTIFY_EVENTS = tpb.Notify.DESCRIPTOR.fields_by_name["events"].number
+_NOTIFY_EVENTS_TAG = _varint(tpb.Notify.DESCRIPTOR.fields_by_name["events"].number << 3 | 2)
 _REFEREE_NOTIFY = tpb.RefereeMessage.DESCRIPTOR.fields_by_name["notify"].number
 _EVENT_BYTES: dict[int, tuple[Event, bytes]] = {}
 _EVENT_BYTES_LIMIT = 4096
 
 
-def event_bytes(codec: GameCodec, event: Event) -> bytes:
-    """The encoded `GameEvent` of `event`.
+def event_payload(codec: GameCodec, event: Event) -> bytes:
+    """The encoded `GameEvent` of `event` with its length in front: what
+    follows the field's tag wherever it goes (`Notify.events`, `Decide.events`).
 
     The referee sends a public event to every seat, and encoding it was the
     largest cost of sending events, so each event is encoded once and reused
@@ -181,19 +182,20 @@ def event_bytes(codec: GameCodec, event: Event) -> bytes:
     if hit is None or hit[0] is not event:
         if len(_EVENT_BYTES) >= _EVENT_BYTES_LIMIT:
             _EVENT_BYTES.clear()
-        hit = (event, game_event(codec, event).SerializeToString())
+        encoded = game_event(codec, event).SerializeToString()
+        hit = (event, _varint(len(encoded)) + encoded)
         _EVENT_BYTES[id(event)] = hit
     return hit[1]
 
 
 def notify_message(codec: GameCodec, events: Sequence[Event]) -> bytes:
     """The encoded `RefereeMessage{notify: Notify{events}}` of `events`."""
-    return notify_bytes([event_bytes(codec, event) for event in events])
+    return notify_bytes([event_payload(codec, event) for event in events])
 
 
 def notify_bytes(events: Sequence[bytes]) -> bytes:
-    """The encoded `RefereeMessage{notify: Notify{events}}` of encoded `GameEvent`s."""
-    return _length_delimited(_REFEREE_NOTIFY, b"".join([_length_delimited(_NOTIFY_EVENTS, e) for e in events]))
+    """The encoded `RefereeMessage{notify: Notify{events}}` of events' `event_payload`s."""
+    return _length_delimited(_REFEREE_NOTIFY, b"".join([_NOTIFY_EVENTS_TAG + e for e in events]))
 
 
 def match_start_message(
