@@ -176,3 +176,12 @@ def test_the_live_page_of_the_service_follows_its_ladder(
     browser.find_element("css selector", f'#matches tr[data-match="{unfinished}"] a').click()
     assert browser.find_element("id", "step-title").text == "the deal"
     assert console_errors(browser) == []
+
+
+def test_bad_web_and_server_options_are_refused_clearly(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "ladder.sqlite"
+    assert "is not PORT or HOST:PORT" in referee("serve", "--db", str(db), "--web", "eighty", code=2)
+    assert "`referee serve --web PORT`" in referee("report", "--server", free_address(), "--web", "0", code=2)
+    assert "cannot reach the ladder service" in referee("report", "--server", free_address(), "--out",
+                                                        str(tmp_path / "r.html"), code=1)
+    assert not (tmp_path / "r.html").exists()
