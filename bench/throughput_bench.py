@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,69 @@ def in_tree(tree: Path, probe: str, *args: object) -> dict[str, float]:
     return result
 
 
+class AioFloor:
+    """The floor's ping-pong through `grpc.aio` on an event loop thread, as
+    an asyncio referee would drive a stream while the match logic stays
+    synchronous: requests handed to the loop, answers handed back through a
+    queue (the design the issue suggests, measured against the threads)."""
+
+    def __init__(self, socket_path: str) -> None:
+        import asyncio
+        import queue
+        import threading
+
+        from bench import protocol_bench as pb
+        from referee.protocol.client import _wait_for_socket
+
+        self.process = subprocess.Popen([sys.executable, "-m", "bench.protocol_bench", "--echo-server",
+                                         socket_path, "16"], cwd=ROOT)
+        _wait_for_socket(socket_path, time.monotonic() + 10)
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.answers: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self.outbox: Any = None
+        self.channel: Any = None
+        asyncio.run_coroutine_threadsafe(self._open(socket_path, pb.ECHO_METHOD), self.loop).result(10)
+
+    async def _open(self, socket_path: str, method: str) -> None:
+        import asyncio
+
+        import grpc
+
+        self.channel = grpc.aio.insecure_channel(f"unix:{socket_path}")
+        await self.channel.channel_ready()
+        call = self.channel.stream_stream(method)()
+        self.outbox = asyncio.Queue()
+
+        async def write() -> None:
+            while True:
+                await call.write(await self.outbox.get())
+
+        async def read() -> None:
+            while (answer := await call.read()) is not grpc.aio.EOF:
+                self.answers.put(answer)
+
+        self._tasks = [asyncio.ensure_future(write()), asyncio.ensure_future(read())]
+
+    def round_trip(self, payload: bytes) -> None:
+        self.loop.call_soon_threadsafe(self.outbox.put_nowait, payload)
+        self.answers.get(timeout=5)
+
+    def close(self) -> None:
+        import asyncio
+
+        from bench import protocol_bench as pb
+
+        async def shut() -> None:
+            for task in self._tasks:
+                task.cancel()
+            await self.channel.close()
+
+        asyncio.run_coroutine_threadsafe(shut(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        pb.stop(self.process)
+
+
 def protocol_round(blocks: int, per_block: int, cold_starts: int) -> dict[str, float]:
     """Decision p50 / floor p50 (interleaved) and the cold start p50, this tree."""
     from bench import protocol_bench as pb
@@ -120,18 +184,25 @@ def protocol_round(blocks: int, per_block: int, cold_starts: int) -> dict[str, f
     folder = tempfile.mkdtemp(prefix="tbench", dir="/tmp")
     try:
         floor = pb.Floor(os.path.join(folder, "floor.sock"), answer_size=16)
+        reader = pb.Floor(os.path.join(folder, "reader.sock"), answer_size=16)
+        reader_round_trip = reader.with_reader_thread()
+        aio = AioFloor(os.path.join(folder, "aio.sock"))
         decisions = pb.Decisions(os.path.join(folder, "bot.sock"), positions)
         payload = b"x" * 495
-        runs = {"floor": lambda i: floor.round_trip(payload), "decision": decisions.round_trip}
+        runs = {"floor": lambda i: floor.round_trip(payload), "decision": decisions.round_trip,
+                "reader": lambda i: reader_round_trip(payload), "aio": lambda i: aio.round_trip(payload)}
         pb.measure_interleaved(runs, blocks=2, per_block=100)  # warm-up
         times = pb.measure_interleaved(runs, blocks=blocks, per_block=per_block)
         floor.close()
+        reader.close()
+        aio.close()
         decisions.close()
         colds = [pb.cold_start(os.path.join(folder, "cold.sock"), *positions[0]) for _ in range(cold_starts)]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     f50, d50 = pb.quantile(times["floor"], 0.5), pb.quantile(times["decision"], 0.5)
     return {"floor_us": f50 * 1e6, "decision_us": d50 * 1e6, "ratio": d50 / f50,
+            "reader_us": pb.quantile(times["reader"], 0.5) * 1e6, "aio_us": pb.quantile(times["aio"], 0.5) * 1e6,
             "cold_ms": pb.quantile(colds, 0.5) * 1e3}
 
 
@@ -140,7 +211,6 @@ def engine_round(matches: int, seed: int) -> dict[str, float]:
     process: who acts, legal actions and observation of each deciding seat,
     apply (random choices, as the random bots make)."""
     import random
-    import time
 
     from referee.games import load_game
 
@@ -164,7 +234,6 @@ def import_round(runs: int = 3) -> dict[str, float]:
     bot's cold start is made of: the interpreter, the SDK (grpc, protobuf,
     the server), and the served random bot whole (its variant list loads
     every game's engine)."""
-    import time
 
     def wall(code: str) -> float:
         times = []
@@ -224,6 +293,9 @@ def report(rounds: list[dict[str, float]], args: argparse.Namespace, load_before
         ("decision round trip p50 / bare stream floor p50", f"{spread(column('ratio'))}×",
          _verdict(max(column("ratio")) <= 1.3, "target ≤ 1.3×") +
          f"; floor {spread(column('floor_us'), 0)} µs, decision {spread(column('decision_us'), 0)} µs"),
+        ("bare stream round trip p50: reader thread (as BotClient) / grpc.aio on a loop thread",
+         f"{spread(column('reader_us'), 0)} / {spread(column('aio_us'), 0)} µs",
+         "what an asyncio referee's transport would cost under a synchronous match; same echo server"),
         ("random bot cold start to first decision, p50", f"{spread(column('cold_ms'), 0)} ms",
          _verdict(max(column("cold_ms")) <= 150, "target ≤ 150 ms")),
         ("of which: interpreter start / + the SDK's imports / + the random bot's (every engine)",
@@ -289,7 +361,11 @@ def analysis(rounds: list[dict[str, float]]) -> str:
         "is a gRPC round trip between Python processes; only fewer round trips (or a cheaper transport than "
         "grpcio's Python threads) would reach it. Two matches at a time need the two cores to themselves: "
         "other work on the machine takes its share first. The decision round trip over the floor is the "
-        "referee's observation encoding and the Python work of both gRPC ends around it. A cold start is "
+        "referee's observation encoding and the Python work of both gRPC ends around it. An asyncio "
+        "referee (`grpc.aio` on one event loop for every seat) would not shorten it: the same ping-pong "
+        f"through `grpc.aio` on a loop thread takes {med('aio_us'):.0f} µs against {med('reader_us'):.0f} µs "
+        "through the reader thread `BotClient` uses, and the per-match threads it would save are now "
+        "started once per stream only (the collect threads are kept). A cold start is "
         "mostly imports: the interpreter, grpc and protobuf, and every game's engine, which the random bot "
         "imports to declare every variant in its handshake (bots.sdk.every_variant loads each engine).",
     ])
