@@ -8,7 +8,8 @@ the last set has one match rated and two still planned. Its bots are real
 random bots, so the service, started on it as its own process, can play
 those two when it is let: it is started with 4-seat tables and 3 bots, and
 waits, until the test registers a fourth. What the pages show is compared
-with `referee table --json` and the service's own answers.
+with `referee table --json` and the service's own answers; the live page
+shows no token, no bot's own output and no path of the service's machine.
 Screenshots: test-artifacts/browser-service/.
 """
 
@@ -20,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -172,6 +174,13 @@ def test_the_live_page_of_the_service_follows_its_ladder(
     screenshot(browser, SHOTS, "live")
     assert all(u.startswith((url, "data:")) for u in requested_urls(browser))
     assert console_errors(browser) == []
+
+    token = referee("token", "add", "alice", "--db", str(db)).splitlines()[0]
+    with urllib.request.urlopen(url, timeout=30) as page, urllib.request.urlopen(url + "events", timeout=30) as events:
+        shown = page.read().decode() + events.readline().decode()  # the page and its first live message
+    assert "choice bot starting" in (db.parent / "logs" / "alpha@v1.log").read_text()
+    for secret in (token, "choice bot starting", str(db.parent)):  # a token, a bot's own output, the service's paths
+        assert secret not in shown
 
     browser.find_element("css selector", f'#matches tr[data-match="{unfinished}"] a').click()
     assert browser.find_element("id", "step-title").text == "the deal"
