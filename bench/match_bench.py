@@ -308,8 +308,8 @@ def markdown(rows: list[tuple[str, str, str]], profile: tuple[list[tuple[str, fl
         + "; ".join(f"{label}, {100 * share:.0f}%" for label, share in profile[0])
         + f". The main thread does {100 * profile[1]:.0f}% of the referee process's CPU; the rest runs in "
         "gRPC's own threads and the per-bot stream readers. Each event is encoded once however many seats "
-        "see it, and held until a seat's next `Decide` (one `Notify` instead of one per decision per seat), "
-        "which spares the bots a wake-up per event. Because one match at a time already keeps about one of "
+        "see it, and held until a seat's next `Decide`, inside which it travels to a bot that takes events "
+        "there (botsdk's do: no `Notify` of their own), which spares the bots a wake-up per event. Because one match at a time already keeps about one of "
         "the two cores busy (row above), two at a time can at best approach 2 / that figure on an idle "
         "machine; on a machine shared with other work the ratio falls towards 1.",
     ]
