@@ -542,6 +542,14 @@ class Store:
             return None
         return self.root / rows[0]["record_path"]
 
+    def set_unfinished(self, match_id: str) -> bool:
+        """Whether a seat rotation of the stored match's duplicate set is
+        still planned: its record then shows the deal of a match to come."""
+        row = self._conn.execute(
+            "SELECT 1 FROM matches m JOIN planned p ON p.set_id = m.set_id WHERE m.match_id = ? LIMIT 1", (match_id,)
+        ).fetchone()
+        return row is not None
+
     def match_count(self, game: str | None = None, rule_set: str = "") -> int:
         """Every stored match, or those of one rule set of `game`."""
         if game is None:
