@@ -32,8 +32,8 @@ test-packages: kit-packages
 # installed as root when missing. npm only when node lacks it (NodeSource's
 # nodejs carries its own and conflicts with Debian's npm).
 kit-packages:
-	@if ! command -v node >/dev/null || ! command -v npm >/dev/null || ! command -v grpc_cpp_plugin >/dev/null \
-			|| ! pkg-config --exists grpc++ 2>/dev/null; then \
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null || ! command -v g++ >/dev/null \
+			|| ! command -v grpc_cpp_plugin >/dev/null || ! pkg-config --exists grpc++ 2>/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			$$(command -v node >/dev/null || echo nodejs) $$(command -v npm >/dev/null || echo npm) \
 			g++ make pkg-config libgrpc++-dev protobuf-compiler-grpc; \
