@@ -7,20 +7,13 @@ consecutive matches on one bot object and shuts down cleanly on SIGTERM.
 This file only says who the bot is and how it decides (strategy.py).
 """
 
-import os
-import sys
+from collections.abc import Sequence
+from typing import Any
 
-# The bot's own files are found next to this script, never through the
-# working folder: the jail runs the bot in a fresh empty folder.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from botsdk import Bot, DecisionContext, MatchInfo, serve
+from botsdk.pb.leduc.v1 import leduc_pb2
 
-from collections.abc import Sequence  # noqa: E402
-from typing import Any  # noqa: E402
-
-from botsdk import Bot, DecisionContext, MatchInfo, serve  # noqa: E402
-from botsdk.pb.leduc.v1 import leduc_pb2  # noqa: E402
-
-import strategy  # noqa: E402
+import strategy  # beside this script: Python puts the script's folder on sys.path
 
 
 class StarterBot(Bot):
