@@ -10,18 +10,31 @@ half). Two copies of one bot have mu = 1/2 exactly, by symmetry. Sets are
 independent draws (each has its own deal); the matches of one set are not
 (they share the cards), which is why the set, not the match, is the unit.
 
-The confidence sequence is the predictable plug-in empirical-Bernstein one
-of Waudby-Smith and Ramdas, "Estimating means of bounded random variables by
-betting" (JRSS B 86(1), 2024, Theorem 2). It holds at every number of sets at
-once: the probability that mu ever leaves the interval, however often the
-ladder looks and whenever it stops, is at most alpha. It adapts to the
-scores' variance, which duplicate deals make small. Written here because no
-maintained package for Python 3.11 provides it (confseq is a source-only C++
-build last released in 2023; `expectation` needs Python 3.12).
+The confidence sequence comes from testing by betting (Waudby-Smith and
+Ramdas, "Estimating means of bounded random variables by betting", JRSS B
+86(1), 2024, Sections 4-5): for every candidate mean m on a grid of steps
+of 1/GRID, two gamblers bet against "mu <= m" and "mu >= m", each starting
+with 1 and multiplying its wealth by 1 + lambda_i (x_i - m) (the other one
+by 1 - lambda_i (x_i - m)). Under its hypothesis a gambler's wealth is a
+nonnegative supermartingale, so by Ville's inequality it ever reaches
+2 / alpha with probability at most alpha / 2: a candidate whose gambler did
+is ruled out for good, however often the ladder looks and whenever it
+stops. The interval is what is left. The bets are aGRAPA's (Section 5.3
+there): lambda_i = (mean - m) / (variance + (mean - m)^2) from the scores
+before set i, capped at BET_CAP / m (BET_CAP / (1 - m)) so that wealth
+never reaches 0. They adapt to both the gap and the spread, which duplicate
+deals make small; against the predictable plug-in empirical-Bernstein
+sequence (Theorem 2 there), which this replaced, they settle pairs in about
+half the sets at the same guarantee (docs/ladder.md, "Validation by
+simulation"). Written here because no maintained package for Python 3.11
+provides it (confseq is a source-only C++ build last released in 2023;
+`expectation` needs Python 3.12).
 
-A pair is **ordered** when the whole interval lies on one side of 1/2, and
-**indistinguishable** when it lies inside (1/2 - margin, 1/2 + margin); each
-verdict is wrong with probability at most alpha = 1 - confidence.
+A pair is **ordered** when every candidate up to 1/2 is ruled out from
+below (the interval lies above 1/2), and **indistinguishable** when the
+interval lies inside [1/2 - margin, 1/2 + margin]; each verdict is wrong
+with probability at most alpha = 1 - confidence (two copies of one bot, at
+exactly 1/2, could be ordered either way: alpha / 2 each).
 """
 
 from __future__ import annotations
@@ -29,6 +42,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 ORDERED = "ordered"
 """The upper bot of the pair is better (the interval lies above 1/2)."""
@@ -43,11 +59,21 @@ SETTLED = frozenset({ORDERED, INDISTINGUISHABLE})
 """Verdicts that let `--until-stable` stop (a reversed pair must be played
 on until the ratings reorder it)."""
 
-BET_CAP = 0.5
-"""The largest bet lambda_i (c in the paper, which suggests 1/2 or 3/4)."""
+GRID = 100
+"""Candidate means are m = j / GRID: the interval's ends move in steps of 0.01."""
+
+BET_CAP = 0.75
+"""c of the paper (which suggests 1/2 or 3/4): a bet risks at most this
+share of the wealth, so one bad set never ruins a gambler."""
 
 MAX_PROJECTED_SETS = 100_000
 """Beyond this many more sets a pair is reported as needing more."""
+
+ROUNDING = 1e-9
+"""A margin of 0.07 ends at 0.43000000000000005: the grid's 0.43 is its end."""
+
+_MEANS = np.arange(GRID + 1) / GRID
+_HALF = GRID // 2
 
 
 def set_score(a: int, b: int, matches: Iterable[tuple[Sequence[int], Sequence[int]]]) -> float | None:
@@ -62,22 +88,14 @@ def set_score(a: int, b: int, matches: Iterable[tuple[Sequence[int], Sequence[in
     return sum(points) / len(points) if points else None
 
 
-def _psi(bet: float) -> float:
-    """psi_E of the paper: (-log(1 - lambda) - lambda) / 4."""
-    return (-math.log1p(-bet) - bet) / 4
-
-
-def _bet(log_term: float, variance: float, i: int) -> float:
-    """The predictable plug-in bet lambda_i of set i (1-based)."""
-    return min(math.sqrt(2 * log_term / (variance * i * math.log(1 + i))), BET_CAP)
-
-
 @dataclass
 class PairEvidence:
     """The running confidence sequence for mu of one pair, fed set by set.
 
-    `add` costs O(1), so the ladder and the simulation update it as sets
-    finish; the interval is the running intersection (also valid)."""
+    `add` costs O(GRID): the ladder and the simulation update it as sets
+    finish. `up[j]` (`down[j]`) is the log wealth of the gambler against
+    mu <= m_j (mu >= m_j); `ruled_up[j]` (`ruled_down[j]`) whether it ever
+    reached log(2 / alpha)."""
 
     alpha: float
     n: int = 0
@@ -85,36 +103,50 @@ class PairEvidence:
     """Sum of the scores."""
     squares: float = 0.0
     """Sum of (x_i - mu_hat_i)^2, for the plug-in variance."""
-    bets: float = 0.0
-    weighted: float = 0.0
-    """Sum of lambda_i * x_i."""
-    penalty: float = 0.0
-    """Sum of v_i * psi_E(lambda_i)."""
-    low: float = 0.0
-    high: float = 1.0
+    up: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(GRID + 1))
+    down: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(GRID + 1))
+    ruled_up: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
+    ruled_down: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
     scores: list[float] = field(default_factory=list)
 
     @property
     def log_term(self) -> float:
+        """The log wealth that rules a candidate out: log(2 / alpha)."""
         return math.log(2 / self.alpha)
 
     def add(self, x: float) -> None:
         """One more set's score (in [0, 1])."""
-        i = self.n + 1
-        mean_before = (0.5 + self.total) / i
-        variance_before = (0.25 + self.squares) / i
-        bet = _bet(self.log_term, variance_before, i)
-        self.bets += bet
-        self.weighted += bet * x
-        self.penalty += 4 * (x - mean_before) ** 2 * _psi(bet)
-        centre = self.weighted / self.bets
-        half = (self.log_term + self.penalty) / self.bets
-        self.low = max(self.low, centre - half)
-        self.high = min(self.high, centre + half)
-        self.n = i
+        gap = self.mean_before - _MEANS
+        bet = gap / (self.sd**2 + gap**2)
+        with np.errstate(divide="ignore"):
+            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / _MEANS)
+            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (1 - _MEANS))
+        self.up += np.log1p(up_bet * (x - _MEANS))
+        self.down += np.log1p(-down_bet * (x - _MEANS))
+        self.ruled_up |= self.up >= self.log_term
+        self.ruled_down |= self.down >= self.log_term
+        self.n += 1
         self.total += x
-        self.squares += (x - (0.5 + self.total) / (i + 1)) ** 2
+        self.squares += (x - (0.5 + self.total) / (self.n + 1)) ** 2
         self.scores.append(x)
+
+    @property
+    def mean_before(self) -> float:
+        """The plug-in mean the next bet uses (a prior score of 1/2 counted once)."""
+        return (0.5 + self.total) / (self.n + 1)
+
+    @property
+    def low(self) -> float:
+        """The largest m with every candidate up to it ruled out from below:
+        mu > low (0 when none is)."""
+        kept = np.flatnonzero(~self.ruled_up)
+        return float(_MEANS[kept[0] - 1]) if kept[0] > 0 else 0.0
+
+    @property
+    def high(self) -> float:
+        """The smallest m with every candidate from it up ruled out: mu < high."""
+        kept = np.flatnonzero(~self.ruled_down)
+        return float(_MEANS[kept[-1] + 1]) if kept[-1] < GRID else 1.0
 
     @property
     def mean(self) -> float:
@@ -126,11 +158,12 @@ class PairEvidence:
         return math.sqrt((0.25 + self.squares) / (self.n + 1))
 
     def flipped(self) -> "PairEvidence":
-        """The same evidence seen from the other bot (scores 1 - x)."""
-        other = PairEvidence(self.alpha)
-        for x in self.scores:
-            other.add(1 - x)
-        return other
+        """The same evidence seen from the other bot (scores 1 - x): the
+        gambler against mu <= m for 1 - x is the one against mu >= 1 - m for
+        x, bet for bet, so the grids are mirrored."""
+        return PairEvidence(self.alpha, self.n, self.n - self.total, self.squares, self.down[::-1].copy(),
+                            self.up[::-1].copy(), self.ruled_down[::-1].copy(), self.ruled_up[::-1].copy(),
+                            [1 - x for x in self.scores])
 
 
 @dataclass(frozen=True)
@@ -143,7 +176,7 @@ class Verdict:
     """Mean score of the upper bot against the lower one (1/2 = even)."""
     low: float
     high: float
-    """The confidence interval for mu (anytime-valid)."""
+    """The confidence interval for mu (anytime-valid; mu lies strictly between)."""
     more_sets: int | None
     """For an open pair, roughly how many more shared sets would settle it
     (None when settled; MAX_PROJECTED_SETS + 1 for "more than that")."""
@@ -151,11 +184,11 @@ class Verdict:
 
 def judge(evidence: PairEvidence, margin: float) -> Verdict:
     """The verdict on a pair from the upper bot's evidence."""
-    if evidence.low > 0.5:
+    if evidence.low >= 0.5:
         kind = ORDERED
-    elif evidence.high < 0.5:
+    elif evidence.high <= 0.5:
         kind = REVERSED
-    elif evidence.low > 0.5 - margin and evidence.high < 0.5 + margin:
+    elif evidence.low >= 0.5 - margin - ROUNDING and evidence.high <= 0.5 + margin + ROUNDING:
         kind = INDISTINGUISHABLE
     else:
         kind = OPEN
@@ -163,23 +196,32 @@ def judge(evidence: PairEvidence, margin: float) -> Verdict:
     return Verdict(kind, evidence.n, evidence.mean, evidence.low, evidence.high, more)
 
 
+def _sets_to_rule_out(evidence: PairEvidence, j: int, side: int) -> float:
+    """Roughly how many more sets the gambler against candidate j (side +1:
+    mu <= m_j; -1: mu >= m_j) needs to rule it out, if mu were the current
+    mean: the wealth still missing over aGRAPA's growth per set, about
+    gap^2 / (2 (variance + gap^2))."""
+    ruled, wealth = (evidence.ruled_up, evidence.up) if side > 0 else (evidence.ruled_down, evidence.down)
+    if ruled[j]:
+        return 0.0
+    gap = side * (evidence.mean - _MEANS[j])
+    if gap <= 0:
+        return math.inf
+    growth = gap**2 / (2 * (max(evidence.sd, 1e-3) ** 2 + gap**2))
+    return float((evidence.log_term - wealth[j]) / growth)
+
+
 def sets_to_settle(evidence: PairEvidence, margin: float) -> int:
-    """Roughly how many more shared sets the pair needs: until the projected
-    half width is below the distance that settles it the nearer way (to 1/2
-    for an order, to the margin for indistinguishable), at the current mean
-    and spread. Ignores luck to come, so it is an estimate, not a promise."""
-    gap = abs(evidence.mean - 0.5)
-    target = max(gap, margin - gap)
-    log_term = math.log(2 / evidence.alpha)
-    sd = max(evidence.sd, 1e-3)
-    bets = penalty = 0.0
-    for i in range(1, evidence.n + MAX_PROJECTED_SETS + 1):
-        bet = _bet(log_term, sd**2, i)
-        bets += bet
-        penalty += 4 * sd**2 * _psi(bet)
-        if i > evidence.n and (log_term + penalty) / bets <= target:
-            return i - evidence.n
-    return MAX_PROJECTED_SETS + 1
+    """Roughly how many more shared sets the pair needs, the nearer way: an
+    order (1/2 ruled out on the mean's side) or indistinguishable (both
+    ends of the margin ruled out), at the current mean and spread. Ignores
+    luck to come, so it is an estimate, not a promise."""
+    order = _sets_to_rule_out(evidence, _HALF, 1 if evidence.mean >= 0.5 else -1)
+    low_end = math.ceil((0.5 - margin - ROUNDING) * GRID)
+    high_end = math.floor((0.5 + margin + ROUNDING) * GRID)
+    equal = max(_sets_to_rule_out(evidence, max(low_end, 0), 1), _sets_to_rule_out(evidence, min(high_end, GRID), -1))
+    more = min(order, equal)
+    return MAX_PROJECTED_SETS + 1 if more > MAX_PROJECTED_SETS else max(1, math.ceil(more))
 
 
 def pair_key(a: int, b: int) -> tuple[int, int]:

@@ -82,16 +82,16 @@ def test_equal_bots_are_never_ordered_however_often_one_looks() -> None:
     assert ordered <= 2  # nominal 5% of 40; the rule's guarantee holds at every look
 
 
-def test_the_stopping_rule_settles_a_small_roster_without_wrong_verdicts() -> None:
+def test_the_stopping_rule_settles_a_small_roster_with_few_wrong_verdicts() -> None:
     # 3 bots: a clear leader, then two copies of one bot, at 3-player tables
     model = Model(skills_for_scores((0.8, 0.5), Model((0.0,)).spread), tie_width=0.1)
     wrong = 0
-    for seed in range(6):
+    for seed in range(20):
         run = run_ladder(model, NEW_RULE, (3,), confidence=0.95, margin=0.2, budget=3000, rng=random.Random(seed))
         assert run.settled, run
-        assert [p.kind for p in run.pairs] == [ORDERED, INDISTINGUISHABLE]
+        assert run.pairs[0].kind == ORDERED and run.pairs[1].kind in (ORDERED, INDISTINGUISHABLE)
         wrong += sum(wrongly_ordered(p) or wrongly_indistinguishable(p, 0.2) for p in run.pairs)
-    assert wrong == 0
+    assert wrong <= 2  # nominal: 5% of the 40 verdicts (the copies ordered either way, alpha / 2 each)
 
 
 def test_the_rule_before_could_only_stop_by_ordering_two_copies() -> None:

@@ -93,7 +93,7 @@ def test_until_stable_seats_the_unsettled_pair_together(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
         ids = add_bots(store, ["a", "b", "c", "d", "e"])
         runner = FakeRunner(strength=dict(zip(ids, [0.0, 10.0, 20.0, 30.0, 30.0])), luck=0.1)
-        ladder = run(store, runner, matches=150, until_stable=True, sizes=(3,), margin=0.3, seed=6)
+        ladder = run(store, runner, matches=90, until_stable=True, sizes=(3,), margin=0.3, seed=6)
         late = runner.played[-30:]  # once the clear pairs are settled, mostly the twins are open
         together = sum({ids[3], ids[4]} <= set(t.bot_ids) for t in late)
         assert together >= 24, together  # a table of 3 of these 5 bots seats a given pair 30% of the time
