@@ -347,27 +347,26 @@ def analysis(rounds: list[dict[str, float]]) -> str:
         f"process spends {referee:.0f} µs of CPU on it, of which the engine (legal actions, observations, "
         f"apply) {engine:.0f} µs and the rest encoding, the record and gRPC's own threads (a stream's request "
         f"consumer, its reader and the channel's poller each wake up for every message); the four bots "
-        f"spend {bots:.0f} µs together, almost all of it the deciding bot's gRPC server (its poller and "
-        f"handler threads) since its own work is a random choice. Referee and bots together keep "
-        f"{busy:.2f} cores busy per match, which bounds two matches at a time at about "
-        f"{min(2.0, 2 / busy) if busy > 1 else 2.0:.2f}× one on an idle 2-core machine. A bare gRPC stream round "
-        f"trip costs {floor:.0f} µs; a decision's round trip through the referee's client and the random bot "
-        f"{decision:.0f} µs.",
+        f"spend {bots:.0f} µs together, the deciding bot's gRPC server threads and the SDK around a random "
+        f"choice (a bot that is not deciding does nothing). Referee and bots together keep {busy:.2f} cores "
+        f"busy per match, which bounds two matches at a time at about {min(2.0, 2 / busy):.2f}× one on an "
+        f"idle 2-core machine. A bare gRPC stream round trip costs {floor:.0f} µs; a decision's round trip "
+        f"through the referee's client and the random bot, alone in a hot loop, {decision:.0f} µs.",
         "",
         "What stands between the code and each target: "
         f"three times the baseline's matches per minute needs about {needed:.0f} µs per decision all in "
-        f"(the baseline takes {base_wall:.0f}); the bare stream's round trip ({floor:.0f} µs) plus the engine "
-        f"({engine:.0f} µs) already take {floor + engine:.0f}, so the target cannot be met while each decision "
-        "is a gRPC round trip between Python processes; only fewer round trips (or a cheaper transport than "
-        "grpcio's Python threads) would reach it. Two matches at a time need the two cores to themselves: "
-        "other work on the machine takes its share first. The decision round trip over the floor is the "
-        "referee's observation encoding and the Python work of both gRPC ends around it. An asyncio "
-        "referee (`grpc.aio` on one event loop for every seat) would not shorten it: the same ping-pong "
-        f"through `grpc.aio` on a loop thread takes {med('aio_us'):.0f} µs against {med('reader_us'):.0f} µs "
-        "through the reader thread `BotClient` uses, and the per-match threads it would save are now "
-        "started once per stream only (the collect threads are kept). A cold start is "
-        "mostly imports: the interpreter, grpc and protobuf, and every game's engine, which the random bot "
-        "imports to declare every variant in its handshake (bots.sdk.every_variant loads each engine).",
+        f"(the baseline takes {base_wall:.0f}, this tree {wall:.0f}); a decision's round trip alone "
+        f"({decision:.0f} µs) and the engine ({engine:.0f} µs) take {decision + engine:.0f} of it, which "
+        f"leaves {max(0.0, needed - decision - engine):.0f} µs for everything else per decision (the "
+        f"observation, the record, the extra round trips of simultaneous decisions, the thread wake-ups "
+        f"of a busy machine), against {max(0.0, wall - decision - engine):.0f} now. Two matches at a time "
+        "need the two cores to themselves: other work on the machine takes its share first. The decision "
+        "round trip over the floor is the referee's observation encoding and the Python work of both gRPC "
+        "ends around it. An asyncio referee (`grpc.aio` on one event loop for every seat) would not shorten "
+        f"it: the same ping-pong through `grpc.aio` on a loop thread takes {med('aio_us'):.0f} µs against "
+        f"{med('reader_us'):.0f} µs through the reader thread `BotClient` uses. A cold start is mostly "
+        "imports: the interpreter, grpc and protobuf, and every game's engine, which the random bot imports "
+        "to declare every variant in its handshake (bots.sdk.every_variant loads each engine).",
     ])
 
 
