@@ -411,7 +411,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         if until_stable:
             console.print(pairs_report(status, names, mean_set_size(store, game, rule_set)))
         if status.versus is not None:
-            console.print(versus_report(status.versus, names))
+            console.print(versus_report(status.versus, names, mean_set_size(store, game)))
         if status.interrupted:
             console.print(f"stopped by Ctrl-C: finished matches are kept; {status.discarded} running ones were "
                           "discarded and will be played on the next run")

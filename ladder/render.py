@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from rich.text import Text
 from ladder.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED
 from ladder.rule_set_names import heading
 from ladder.scheduler import RunStatus, Versus
-from ladder.sprt import H0, H1
+from ladder.sprt import H0, H1, sets_to_decide
 from ladder.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
 from ladder.stopping import PairStatus
 from ladder.store import Store
@@ -144,8 +145,9 @@ def pairs_report(status: RunStatus, names: dict[int, str], set_size: float) -> T
     return text
 
 
-def versus_report(versus: Versus, names: dict[int, str]) -> Text:
-    """The SPRT's verdict on --versus NEW OLD and its evidence."""
+def versus_report(versus: Versus, names: dict[int, str], set_size: float) -> Text:
+    """The SPRT's verdict on --versus NEW OLD and its evidence (undecided:
+    roughly how many more sets and matches it needs)."""
     new, old = safe_line(names.get(versus.new, versus.new)), safe_line(names.get(versus.old, versus.old))
     sprt = versus.sprt
     verdict = versus.verdict
@@ -155,11 +157,17 @@ def versus_report(versus: Versus, names: dict[int, str]) -> Text:
         head = f"{new} is not better than {old} by {sprt.margin:g} (H0 accepted)"
     else:
         head = f"no verdict on {new} against {old}: the budget ran out"
-    return Text(
+    text = Text(
         f"{head}: {new} scored {versus.mean:.3f} against {old} over {len(versus.scores)} shared duplicate sets "
         f"(1 = always ahead, ties half); log-likelihood ratio {versus.llr:.2f}, bounds {sprt.lower:.2f} and "
         f"{sprt.upper:.2f}; H0: score 0.5, H1: score {sprt.mu1:g}, alpha {sprt.alpha:g}, beta {sprt.beta:g}"
     )
+    if verdict is None:
+        more = sets_to_decide(sprt, versus.scores) if versus.scores else math.inf
+        text.append("; needs " + ("far more shared sets than that" if more > MAX_PROJECTED_SETS else
+                                  f"about {math.ceil(more)} more shared sets (~{round(math.ceil(more) * set_size)} "
+                                  "matches)"))
+    return text
 
 
 def h2h_table(store: Store, game: str, rows: Sequence[Standing], rule_set: str = "") -> Table:

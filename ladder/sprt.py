@@ -107,6 +107,25 @@ def _log_likelihood(values: Sequence[float], weights: Sequence[float], mu: float
     return -sum(w * math.log1p(theta * d) for w, d in zip(weights, deviations))
 
 
+def sets_to_decide(sprt: Sprt, scores: Sequence[float]) -> float:
+    """Roughly how many more sets the test needs if the scores go on as
+    they went: the distance to the bound they head for over the ratio's
+    drift per set at their mean and spread, margin (2 mean - mu0 - mu1) /
+    (2 variance) (inf when the mean sits halfway, where the ratio has no
+    drift). An estimate for a spent budget, not a promise; the variance
+    counts a prior set of spread 1/2, so a few equal scores do not promise
+    a verdict at once."""
+    mean = sum(scores) / len(scores)
+    variance = (0.25 + sum((x - mean) ** 2 for x in scores)) / (len(scores) + 1)  # as ladder.evidence's plug-in
+    step = sprt.margin * (2 * mean - sprt.mu0 - sprt.mu1) / (2 * variance)
+    llr = sprt.llr(scores)
+    if step > 0:
+        return max(0.0, (sprt.upper - llr) / step)
+    if step < 0:
+        return max(0.0, (sprt.lower - llr) / step)
+    return math.inf
+
+
 def expected_sets(sprt: Sprt, sd: float, mu: float) -> float:
     """Wald's approximate average number of sets when the true mean is `mu`
     (mu0 or mu1) and one set's score spreads by `sd`: the nominal figure the

@@ -90,6 +90,7 @@ def test_an_unsettled_ladder_exits_3_naming_its_open_pairs(tmp_path: Path) -> No
     result = CliRunner().invoke(cli, ["ladder", "--versus", "alpha", "beta@v1", *common], catch_exceptions=False)
     assert result.exit_code == EXIT_UNSETTLED, result.output
     assert "no verdict on alpha@v1 against beta@v1" in result.output and "log-likelihood ratio" in result.output
+    assert "more shared sets" in result.output.split("no verdict")[1]  # roughly how many more it needs
 
     result = CliRunner().invoke(cli, ["ladder", "--versus", "alpha", "nobody", *common])
     assert result.exit_code == 2 and "no bot nobody" in result.output

@@ -121,3 +121,16 @@ def test_the_sprt_accepts_each_hypothesis_at_about_its_error_rate() -> None:
     at_h1 = verdicts(0.6, 60)
     assert None not in at_h1 and at_h1.count(H0) <= 6  # beta 5%
     assert verdicts(0.75, 10).count(H1) == 10
+
+
+def test_an_undecided_sprt_estimates_the_sets_it_still_needs() -> None:
+    from ladder.sprt import sets_to_decide
+
+    sprt = Sprt()
+    heading_up = [0.75, 0.5, 0.25, 1.0, 0.5, 0.75] * 3  # mean 0.625: towards H1
+    assert sprt.decide(sprt.llr(heading_up)) is None
+    more = heading_up + heading_up[:12]
+    assert sprt.decide(sprt.llr(more)) is None
+    early, later = sets_to_decide(sprt, heading_up), sets_to_decide(sprt, more)
+    assert 0 < later < early < 100
+    assert sets_to_decide(sprt, [0.5, 0.55] * 10) > 100_000  # halfway between H0 and H1: (almost) no drift
