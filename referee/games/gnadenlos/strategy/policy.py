@@ -59,7 +59,7 @@ def decide(view: SeatView, legal: Sequence[Any]) -> Any:
     if isinstance(first, Refill):
         return choose_refill(view, legal)
     if isinstance(first, BidPosition):
-        return choose_bid_position(legal)
+        return choose_bid_position(view, legal)
     if isinstance(first, Order):
         return choose_order(view, legal)
     return first
@@ -337,13 +337,15 @@ def choose_refill(view: SeatView, legal: Sequence[Any]) -> Any:
 # ------------------------------------------------- single-card auction (G-6.7)
 
 
-def choose_bid_position(legal: Sequence[Any]) -> Any:
+def choose_bid_position(view: SeatView, legal: Sequence[Any]) -> Any:
     """G-6.7.2: bid last. The bid rule (`choose_bid`) knows the bids already
     made exactly and only guesses the later ones, so the last bidder sees
-    every rival bid: it outbids by just enough when the card is worth it,
-    keeps its IOUs when it is not, and never has its total claimed after it
-    (G-6.2). docs/bots.md compares it with bidding first."""
-    return next(action for action in legal if not action.first)
+    every rival bid: it outbids by just enough when the card is worth it and
+    keeps its IOUs when it is not. Except with no IOU to bid: it must pass
+    (G-6.3), and if everyone passes the earliest passer takes the card for
+    nothing (G-6.7.3), so it goes first. docs/bots.md compares the two."""
+    want_first = not view.ious
+    return next(action for action in legal if action.first == want_first)
 
 
 def choose_order(view: SeatView, legal: Sequence[Any]) -> Any:

@@ -152,7 +152,8 @@ def view_from_state(state: Any, seat: int) -> SeatView:
                     filled += 1
                     if IOU_COLOUR[card] == seat:
                         exposure += IOU_VALUE[card]
-    hands = [[iou(c) for c in h] for h in state.iou_hands] if phase == "bid" else [[] for _ in range(n)]
+    bidding = phase in ("bid", "bid_position")
+    hands = [[iou(c) for c in h] for h in state.iou_hands] if bidding else [[] for _ in range(n)]
     return SeatView(
         seat=seat,
         n=n,
