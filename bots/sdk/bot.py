@@ -15,16 +15,18 @@ from typing import ClassVar
 
 from botsdk import DecisionContext, MatchInfo
 
-from referee.games import load_game
 from referee.games.base import Action, Event, Observation, Outcome
-from referee.games.rule_sets import every_variant_tag
+from referee.games.plugin import plugin
+from referee.games.rule_sets import option_tags
 from referee.protocol.codec import protocol_games
 
 
 def every_variant(games: Sequence[str]) -> tuple[str, ...]:
     """The variant tags of every option value of `games`: what a bot that
-    plays every variant of its games declares."""
-    return tuple(tag for game in games for tag in every_variant_tag(load_game(game)))
+    plays every variant of its games declares. Read from each game's
+    declared options (GamePlugin.variants), not its engine: a bot that
+    needs no engine, such as the random bot, starts without loading one."""
+    return tuple(tag for game in games for tag in option_tags(game, plugin(game).load("variants") or {}))
 
 
 class Bot(abc.ABC):

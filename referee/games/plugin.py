@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,12 @@ class GamePlugin:
     """What `referee simulate` reports beyond the game-neutral figures."""
     strategy: str = "strategy:STRATEGY"
     """What the built-in heuristic and MCTS bots need (referee.games.strategy)."""
+    variants: str | None = "variants:VARIANT_OPTIONS"
+    """The game's variant options (its `Game.variant_options`: each option
+    and its values, the default first), in a module that does not load the
+    engine: a bot declares the variants it plays in its handshake, at
+    start-up, where every module imported is time before its first
+    decision. None: the game has no options."""
 
     def load(self, part: str) -> Any:
         """Import one part (a field name above) and return it (None for a
@@ -79,6 +86,22 @@ class GamePlugin:
         module_name, _, attribute = target.partition(":")
         module = importlib.import_module(f"{self.package}.{module_name}")
         return getattr(module, attribute) if attribute else module
+
+
+def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
+    """A game package's module `__getattr__` (PEP 562): each name of
+    `exports` (name: module) is imported from that module of the package
+    when first used. So a package can declare its `PLUGIN` without
+    importing its engine: finding the installed games loads no rules, and a
+    bot that plays from the legal actions alone starts without them."""
+
+    def exported(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{module}"), name)
+
+    return exported
 
 
 _lock = threading.Lock()

@@ -54,8 +54,13 @@ def variant_tags(game: Game, variant: Mapping[str, str] | None) -> tuple[str, ..
 
 def every_variant_tag(game: Game) -> tuple[str, ...]:
     """Every tag of `game`: what a bot that plays all its variants declares."""
-    return tuple(f"{game.name}:{key}={value}"
-                 for key, values in game.variant_options.items() for value in values[1:])
+    return option_tags(game.name, game.variant_options)
+
+
+def option_tags(game: str, options: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Every tag of the game called `game`, from its variant options (each
+    option's values, the default first), e.g. as its GamePlugin declares them."""
+    return tuple(f"{game}:{key}={value}" for key, values in options.items() for value in values[1:])
 
 
 def undeclared(game: Game, variant: Mapping[str, str] | None, declared: Iterable[str]) -> tuple[str, ...]:

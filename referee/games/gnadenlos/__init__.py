@@ -3,11 +3,24 @@ harness needs from the game, declared in `PLUGIN` (referee.games.plugin):
 its protocol codec (`codec`), its drawing (`render`), its summaries
 (`summary`) and the built-in bots' strategy (`strategy`)."""
 
-from referee.games.gnadenlos.game import GAME, Gnadenlos
-from referee.games.gnadenlos.observation import GnadenlosObservation
-from referee.games.gnadenlos.state import GnadenlosState
-from referee.games.plugin import GamePlugin
+from typing import TYPE_CHECKING
+
+from referee.games.plugin import GamePlugin, lazy_exports
+
+if TYPE_CHECKING:
+    from referee.games.gnadenlos.game import GAME, Gnadenlos
+    from referee.games.gnadenlos.observation import GnadenlosObservation
+    from referee.games.gnadenlos.state import GnadenlosState
 
 PLUGIN = GamePlugin(name="gnadenlos", package=__name__)
+
+__getattr__ = lazy_exports(__name__, {
+    "GAME": "game",
+    "Gnadenlos": "game",
+    "GnadenlosObservation": "observation",
+    "GnadenlosState": "state",
+})
+"""The engine's names are imported on first use: finding the installed
+games must not load every game's rules (referee.games.plugin.lazy_exports)."""
 
 __all__ = ["GAME", "PLUGIN", "Gnadenlos", "GnadenlosObservation", "GnadenlosState"]

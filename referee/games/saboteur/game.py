@@ -12,7 +12,8 @@ from referee.games.saboteur.config import DEFAULT_CONFIG, RULES_VERSION, Saboteu
 from referee.games.saboteur.determinize import determinize
 from referee.games.saboteur.observation import SaboteurObservation
 from referee.games.saboteur.serialize import state_from_json
-from referee.games.saboteur.state import VARIANT_LOSE_SHARE, SaboteurState
+from referee.games.saboteur.state import SaboteurState
+from referee.games.saboteur.variants import VARIANT_OPTIONS
 
 
 class Saboteur(Game):
@@ -23,7 +24,7 @@ class Saboteur(Game):
     min_seats: ClassVar[int] = 3
     max_seats: ClassVar[int] = 10
     rules_version: ClassVar[str] = RULES_VERSION
-    variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = {VARIANT_LOSE_SHARE: ("off", "on")}
+    variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = VARIANT_OPTIONS
     observation_type = SaboteurObservation
 
     def __init__(self, config: SaboteurConfig = DEFAULT_CONFIG) -> None:

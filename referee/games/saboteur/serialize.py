@@ -45,7 +45,8 @@ from referee.games.saboteur.cards import (
     VALUE,
 )
 from referee.games.saboteur.config import RULES_VERSION, SaboteurConfig
-from referee.games.saboteur.state import STREAMS, VARIANT_LOSE_SHARE, VARIANT_VALUES, SaboteurState
+from referee.games.saboteur.state import STREAMS, SaboteurState
+from referee.games.saboteur.variants import VARIANT_LOSE_SHARE, VARIANT_VALUES
 from referee.games.saboteur.validate import check_state
 from referee.games.scenario import ScenarioError
 

@@ -54,13 +54,11 @@ from referee.games.saboteur.cards import (
 )
 from referee.games.saboteur.config import DEFAULT_CONFIG, Cell, SaboteurConfig
 from referee.games.saboteur.rewards import gold_takers, saboteur_payout, share_out
+from referee.games.saboteur.variants import VARIANT_LOSE_SHARE, VARIANT_VALUES
 
 if TYPE_CHECKING:
     from referee.games.saboteur.observation import SaboteurObservation
 
-VARIANT_LOSE_SHARE = "sabotaged_diggers_lose_share"
-VARIANT_VALUES = ("off", "on")
-"""The values of the one variant option (S-6.6), the default first."""
 STREAMS = ("deck", "roles", "goals", "start", "nuggets")
 """One chance stream per kind of chance (base.derive_seed): the deck shuffle of
 each round, the dwarf deal, the goal placement, the first player, the nugget
