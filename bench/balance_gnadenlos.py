@@ -190,8 +190,8 @@ def verdicts(results: Sequence[Mapping[str, Any]]) -> list[str]:
                 lines.append(
                     f"- {name}, {players} players: the player in the hole finishes last "
                     f"{100 * fig(fix['hole_last']).mean:.1f} % of the time against {100 * fig(base['hole_last']).mean:.1f} % "
-                    f"(difference {100 * hole[0]:+.1f} ±{100 * hole[1]:.1f} pp: {judge(hole)}); tau "
-                    f"{fig(fix['tau']).mean:.2f} against {fig(base['tau']).mean:.2f} ({tau[0]:+.2f} ±{tau[1]:.2f}: "
+                    f"(difference {100 * hole[0]:+.2f} ±{100 * hole[1]:.2f} pp: {judge(hole)}); tau "
+                    f"{fig(fix['tau']).mean:.3f} against {fig(base['tau']).mean:.3f} ({tau[0]:+.3f} ±{tau[1]:.3f}: "
                     f"{judge(tau)})."
                 )
         lines.append("")
@@ -219,40 +219,45 @@ def claim(results: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def plain_verdict(results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """For each fix, one plain sentence: does it get a player out of the
-    hole (the hole share, lower is better), over its options and both table
-    sizes, and what else it changes (game length)."""
+    """For each fix, plain sentences over its options and both table sizes:
+    does the player in the hole finish last less often (lower is better),
+    does the first payday foretell the end less (tau, lower is more ebb and
+    flow), and how much longer games are."""
     found = {(r["rule_set"], r["players"]): r for r in results}
     lines = []
     for title, names in FIXES.items():
-        judged = []
-        for name in names:
-            for players in PLAYERS:
-                fix, base = found.get((name, players)), found.get(("base", players))
-                if fix is not None and base is not None:
-                    judged.append((name, players, judge(difference(fix, base, "hole_last")),
-                                   difference(fix, base, "hole_last")[0], difference(fix, base, "turns")[0]))
-        if not judged:
-            lines.append(f"- **{title[0].upper()}{title[1:]}**: not measured.")
+        pairs = [(name, players, found[(name, players)], found[("base", players)])
+                 for name in names for players in PLAYERS if (name, players) in found and ("base", players) in found]
+        heading = f"- **{title[0].upper()}{title[1:]}**"
+        if not pairs:
+            lines.append(f"{heading}: not measured.")
             continue
-        lower = [j for j in judged if j[2] == "lower"]
-        higher = [j for j in judged if j[2] == "higher"]
-        where = lambda group: ", ".join(f"{name} at {players}" for name, players, *_ in group)  # noqa: E731
-        if len(lower) == len(judged):
-            words = "does what the reviewer says: the player in the hole finishes last less often in every table"
+        hole = [(f"{name} at {players} players", difference(fix, base, "hole_last"))
+                for name, players, fix, base in pairs]
+        tau = [difference(fix, base, "tau") for _, _, fix, base in pairs]
+        turns = statistics.fmean(difference(fix, base, "turns")[0] for _, _, fix, base in pairs)
+        lower = [where for where, d in hole if judge(d) == "lower"]
+        higher = [where for where, d in hole if judge(d) == "higher"]
+        spread = f"{100 * min(d[0] for _, d in hole):+.1f} to {100 * max(d[0] for _, d in hole):+.1f} pp"
+        if len(lower) == len(hole):
+            words = "gets the player in the hole out of it: less often last in every table"
         elif lower and not higher:
-            words = f"helps only in part: the player in the hole finishes last less often in {where(lower)}, " \
-                    "no clear change elsewhere"
+            words = f"helps the player in the hole only in part: less often last in {', '.join(lower)}, no clear change elsewhere"
         elif not lower and not higher:
-            words = "does not measurably get a player out of the hole: no table changes beyond its interval"
+            words = "does not measurably help the player in the hole: no table changes beyond its interval"
         elif not lower:
-            words = f"does the opposite: the player in the hole finishes last more often in {where(higher)}"
+            words = f"keeps the player in the hole deeper in it: more often last in {', '.join(higher)}, no clear change elsewhere"
         else:
-            words = f"is mixed: less often last in {where(lower)}, more often in {where(higher)}"
-        largest = min(judged, key=lambda j: j[3])
-        turns = statistics.fmean(j[4] for j in judged)
-        lines.append(f"- **{title[0].upper()}{title[1:]}** {words} (largest drop {100 * largest[3]:+.1f} pp, "
-                     f"{largest[0]} at {largest[1]} players; games {turns:+.1f} turns on average).")
+            words = f"is mixed for the player in the hole: less often last in {', '.join(lower)}, more often in {', '.join(higher)}"
+        tau_lower = sum(judge(d) == "lower" for d in tau)
+        tau_higher = sum(judge(d) == "higher" for d in tau)
+        tau_words = (f"the standings after the first payday foretell the final ranking less well in {tau_lower} of "
+                     f"{len(tau)} tables (tau {min(d[0] for d in tau):+.2f} to {max(d[0] for d in tau):+.2f})"
+                     if tau_lower else "tau does not fall in any table")
+        if tau_higher:
+            tau_words += f", better in {tau_higher}"
+        lines.append(f"{heading} {words} (the hole share moves {spread}); {tau_words}; games last "
+                     f"{turns:+.1f} turns on average.")
     return lines
 
 
@@ -277,9 +282,13 @@ def plot(results: Sequence[Mapping[str, Any]]) -> None:
         right.errorbar([rows[n]["tau"]["mean"] for n in shown], ys, xerr=[rows[n]["tau"]["half"] for n in shown],
                        fmt="o", color=colours[players], capsize=3)
         left.axvline(100 / players, color=colours[players], linestyle=":", linewidth=1)
+        if "base" in rows:  # the base rules' value down each panel, to read every fix against it
+            left.axvline(100 * rows["base"]["hole_last"]["mean"], color=colours[players], alpha=0.25, linewidth=4)
+            right.axvline(rows["base"]["tau"]["mean"], color=colours[players], alpha=0.25, linewidth=4)
     left.set_yticks(range(len(names)), names)
     left.invert_yaxis()
-    left.set_xlabel("fewest adventurers after the first payday: finishes last, %\n(dotted: chance, 1 in the players)")
+    left.set_xlabel("fewest adventurers after the first payday: finishes last, %\n"
+                    "(dotted: chance, 1 in the players; pale band: base rules)")
     right.set_xlabel("Kendall's tau, standings after the first payday vs final\n(0: the first payday tells nothing)")
     left.legend(loc="lower right", fontsize=8)
     for axis in (left, right):
@@ -345,6 +354,11 @@ def write(results: Sequence[Mapping[str, Any]], games: int) -> None:
         "only when the 95 % interval of the difference excludes zero):",
         "",
         *plain_verdict(results),
+        "",
+        "What this does not show: how people play. Every seat is the built-in heuristic, whose play under the",
+        "variants follows simple rules (docs/bots.md: under `auction=single` it bids last when it may and orders",
+        "tied cards least wanted first); players who use the fixes better may fare otherwise. \"The hole\" is",
+        "measured one way, by adventurers in hand right after the first payday, the review's player short of cards.",
         "",
         "### Fix by fix, table by table",
         "",
