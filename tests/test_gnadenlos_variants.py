@@ -293,3 +293,22 @@ def test_the_full_variant_names_the_auction_options_only_under_single() -> None:
     assert GAME.check_variant({}) == {"setup": "standard", "gunfight_opt_out": "off", "auction": "standard"}
     assert GAME.check_variant(SINGLE)["auction_order"] == "first"
     assert GAME.check_variant(GAME.check_variant(BEST)) == GAME.check_variant(BEST)
+
+
+_AT_AUCTION = {"todo": [], "adventurers": {"hands": [[15], [16], [17], [20]], "units": [[7], [26], [9]], "deck": []}}
+
+
+@pytest.mark.parametrize(("fields", "field", "rule"), [
+    ({"variant": BEST, "phase": "order", **_AT_AUCTION}, "ordered", "G-6.7.1, G-11"),  # every card placed
+    ({"variant": SINGLE, "phase": "order", "ordered": 0, **_AT_AUCTION}, "phase", "G-6.7.1"),  # order is `first`
+    ({"variant": {}, "phase": "bid_position", "bid_order": [1, 2, 3, 0], **_AT_AUCTION}, "phase", "G-6.7"),
+    ({"phase": "bid", "bid_order": [2, 1, 3, 0], **_AT_AUCTION}, "bid_order", "G-6.7.2"),
+    ({"todo": ["payday_check", "lot"], "bought": [0, 1, 2], "ordered": 1,
+      "adventurers": {"hands": [[15], [16], [17], [20]], "units": [[9]]}}, "bought", "G-6.7, G-6.1"),
+])
+def test_unreachable_single_auction_states_are_refused(fields: dict[str, Any], field: str, rule: str) -> None:
+    """What a scenario may not say about G-6.7 (docs/engine.md): the error
+    names the field and the rule."""
+    with pytest.raises(ScenarioError) as error:
+        GAME.state_from_json(scenario_json("single_auction", **fields))
+    assert (error.value.field, error.value.rule) == (field, rule), str(error.value)

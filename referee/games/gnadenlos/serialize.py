@@ -175,7 +175,8 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     state.bid_pos = int(obj.get("bid_pos", 0))
     state.pick_order = list(obj.get("pick_order", []))
     state.pick_pos = int(obj.get("pick_pos", 0))
-    state.ordered = int(obj.get("ordered", len(state.units) if state.single_auction else 0))
+    single_cards = state.single_auction and bool(state.units) and len(state.units[0]) == 1  # not G-2.6's pairs
+    state.ordered = int(obj.get("ordered", len(state.units) if single_cards else 0))
     state.bought = list(obj.get("bought", []))
     state.final_order = list(obj.get("final_order", []))
     state.final_pos = int(obj.get("final_pos", 0))

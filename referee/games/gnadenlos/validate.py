@@ -203,6 +203,8 @@ def _check_single_auction(state: GnadenlosState, auction: bool) -> None:
         return  # G-6.7: the advanced setup's opening auction (G-2.6) is unchanged
     if not auction and (state.ordered or state.bought):
         raise ScenarioError("ordered, bought", f"0 and [] outside an auction, not in phase {state.phase}", "G-6.7")
+    if state.phase == ORDER and not state.order_best:
+        raise ScenarioError("phase", "order is decided only under auction_order=best", "G-6.7.1")
     if not 0 <= state.ordered <= len(state.units):
         raise ScenarioError("ordered", f"{state.ordered}: 0 to the {len(state.units)} cards on offer", "G-6.7.1")
     if state.ordered < len(state.units) and not (state.order_best and (state.phase == ORDER or "order" in state.todo)):
@@ -214,8 +216,9 @@ def _check_single_auction(state: GnadenlosState, auction: bool) -> None:
     if len(state.bought) + len(state.units) > state.n - 1:
         raise ScenarioError("bought", f"{state.bought} with {len(state.units)} cards still on offer: at most "
                             f"{state.n - 1} cards are revealed (N-1), each bought once", "G-6.7, G-6.1")
-    if state.phase == ORDER and not state.order_best:
-        raise ScenarioError("phase", "order is decided only under auction_order=best", "G-6.7.1")
+    if state.phase == ORDER and len(state.units) - state.ordered < 2:
+        raise ScenarioError("ordered", f"{state.ordered} of {len(state.units)} cards placed: an order decision "
+                            "needs two cards not yet placed", "G-6.7.1, G-11")
 
 
 def _opening_auction(state: GnadenlosState) -> bool:
