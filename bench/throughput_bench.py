@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import shutil
@@ -181,6 +182,9 @@ def protocol_round(blocks: int, per_block: int, cold_starts: int) -> dict[str, f
     from bench import protocol_bench as pb
 
     positions = pb.sample_positions(500, seed=7)
+    # As bench/protocol_bench.py: a real referee holds one match's state, not
+    # 500 sampled positions; keep full collections from walking them.
+    gc.freeze()
     folder = tempfile.mkdtemp(prefix="tbench", dir="/tmp")
     try:
         floor = pb.Floor(os.path.join(folder, "floor.sock"), answer_size=16)
