@@ -57,7 +57,7 @@ def unhurried_roster(db: Path, folder: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [["table"], ["table", "--json"], ["bots"], ["bots", "--json"],
-                                     ["logs", "alpha"], ["report"]])
+                                     ["logs", "alpha"], ["report"], ["ladder-audit"]])
 def test_a_read_only_command_never_makes_a_store(tmp_path: Path, command: list[str]) -> None:
     missing = tmp_path / "dta" / "ladder.sqlite"  # a typo of data/
     result = CliRunner().invoke(cli, [*command, "--db", str(missing)])
