@@ -24,9 +24,9 @@ there): lambda_i = (mean - m) / (variance + (mean - m)^2) from the scores
 before set i, capped at BET_CAP / m (BET_CAP / (1 - m)) so that wealth
 never reaches 0. They adapt to both the gap and the spread, which duplicate
 deals make small; against the predictable plug-in empirical-Bernstein
-sequence (Theorem 2 there), which this replaced, they settle pairs in about
-half the sets at the same guarantee (docs/ladder.md, "Validation by
-simulation"). Written here because no maintained package for Python 3.11
+sequence (Theorem 2 there), which this replaced, they settle the simulated
+rosters in 38-57% fewer matches at the same guarantee (docs/ladder.md,
+"Validation by simulation"). Written here because no maintained package for Python 3.11
 provides it (confseq is a source-only C++ build last released in 2023;
 `expectation` needs Python 3.12).
 
