@@ -45,7 +45,8 @@ def test_the_header_names_everything_needed_to_replay(record_lines: list[str]) -
     header = entries(record_lines)[0]
     assert header["type"] == "header" and header["version"] == RECORD_VERSION
     assert header["game"] == "gnadenlos" and header["rules_version"] == "gnadenlos-2"
-    assert header["seed"] == 31337 and header["variant"] == {"setup": "standard", "gunfight_opt_out": "off"}
+    assert header["seed"] == 31337 and header["variant"] == {"setup": "standard", "gunfight_opt_out": "off",
+                                                             "auction": "standard"}
     assert header["time_control"] == {"move_time": 0.5, "time_bank": 2.0, "grace": GRACE}
     assert header["protocol_version"] == PROTOCOL_VERSION
     assert [(s["seat"], s["name"], s["version"]) for s in header["seats"]] == [(i, "random", "1") for i in range(4)]
