@@ -193,7 +193,7 @@ def record(results: Mapping[str, Measured], games: int, rounds: int) -> None:
         "",
         "Microseconds per decision by kind (choosing it with legal_actions and applying it with the automatic steps",
         "that follow), with each variant's ratio to the base rules; bid_position and order exist only under",
-        "`auction=single` (G-6.7).",
+        "`auction=single` ([G-6.7](rules/gnadenlos.md)).",
         "",
         *markdown(kind_rows, ["rule set", *kinds]),
         "",
