@@ -90,7 +90,10 @@ def test_a_second_ladder_is_refused_while_one_runs_and_a_log_follows_the_run(tmp
     try:
         deadline = time.monotonic() + LINE_WAIT
         assert first.stdout is not None
-        line = first.stdout.readline()  # blocks until the first line: the start-up note goes to stderr
+        # blocks until each line: the start-up note goes to stderr, the deals' commitment comes before any match
+        commitment = first.stdout.readline()
+        assert commitment.startswith("deals committed: seed chain"), commitment
+        line = first.stdout.readline()
         assert time.monotonic() < deadline and line.startswith("[1/4] gnadenlos-"), line
         still_running = first.poll() is None
         second = CliRunner().invoke(cli, ["ladder", "--db", str(db), "--matches", "1"])
