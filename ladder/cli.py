@@ -237,13 +237,10 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
 
     limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
     tags = variant_tags(variants, games)
-    if server is not None and tags:
-        raise click.UsageError("--variant is not yet sent to a ladder service: declare the variants in the bot's "
-                               "bot.toml (variants = [...]) or its handshake")
     if server is not None:
         with remote(server, token, tls_ca) as service:
             done = service.submit(path, name=name, version=version, games=games, startup_timeout=startup_timeout,
-                                  move_time=move_time)
+                                  move_time=move_time, variants=tags)
     else:
         with open_store(db_path) as store:
             try:
@@ -386,7 +383,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         if web_port is not None:  # the live page (ladder/live.py) reads the store beside the run
             from ladder.live import live_page
 
-            click.echo(f"live page: {held.enter_context(live_page(store.path, game, web_port))}", err=True)
+            click.echo(f"live page: {held.enter_context(live_page(store.path, game, web_port, rule_set))}", err=True)
         # a terminal gets the live view; a log (CI, a pipe) a line per finished match
         view = (LiveView(store, game, budget, console=console, rule_set=rule_set) if console.is_terminal
                 else ProgressLines(store, budget))
@@ -464,29 +461,28 @@ def find_versus(store: Store, game: str, names: tuple[str, str],
 @click.option("--h2h", is_flag=True, help="Add the head-to-head matrix.")
 @click.option("--seats", is_flag=True, help="Add the win share per seat position.")
 @click.option("--all", "include_retired", is_flag=True, help="Include older versions of each bot.")
-@variant_option("Show the ladder of this rule set, NAME=VALUE (repeatable; default: the base rules): each rule "
-                "set is rated apart.")
+@variant_option("Show the ladder of this rule set, NAME=VALUE (repeatable; default: the base rules, with --server "
+                "the rule set the service plays): each rule set is rated apart.")
 @confidence_option
 @margin_option
 @remote_options
 def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool,
           variants: tuple[str, ...], confidence: float, margin: float | None, server: str | None,
           token: str | None, tls_ca: Path | None) -> None:
-    """Show the standings of the ladder (one rule set: the base rules unless --variant)."""
+    """Show the standings of the ladder (one rule set: the base rules, or the service's, unless --variant)."""
     from ladder.rule_set_names import rule_set_of
     from ladder.standings import to_json
     from ladder.stopping import DEFAULT_MARGIN
 
     margin = margin or DEFAULT_MARGIN
-    rule_set = rule_set_of(game, parse_variant(variants, game))
-    if server is not None and rule_set:
-        raise click.UsageError("--variant is not yet asked of a ladder service: its table shows the base rules")
+    variant = parse_variant(variants, game)
+    rule_set = rule_set_of(game, variant)
     if server is not None:
         console = make_console()
         with remote(server, token, tls_ca) as service:
             reply = service.standings(game, h2h=h2h, seats=seats, include_retired=include_retired,
                                       confidence=confidence, margin=margin, text=not as_json,
-                                      width=console.width, color=console.is_terminal)
+                                      width=console.width, color=console.is_terminal, variant=variant)
         click.echo(reply.json if as_json else reply.text, nl=as_json)
         return
     with open_store(db_path, create=False) as store:

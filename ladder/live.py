@@ -15,8 +15,10 @@ matches by looking at the store; beside the service, from the service's
 own stream of finished matches (the one `Watch` sends). As the report and
 the service's GetRecord, it shows no viewer of a match whose duplicate deal
 is still to be played in another seat rotation (its record shows that
-deal; docs/security.md, "The report and the live page"). It listens on
-127.0.0.1 unless told otherwise.
+deal; docs/security.md, "The report and the live page"). It shows one
+rule set of the game (the one the run or the service plays, or `referee
+report --web --variant` asks for), names it in its title and lists the
+others that have matches. It listens on 127.0.0.1 unless told otherwise.
 """
 
 from __future__ import annotations
@@ -49,16 +51,17 @@ False when none did, None when no more will (the service stopped)."""
 
 
 class LiveServer(ThreadingHTTPServer):
-    """The live page's HTTP server for one store and game. With `events`
+    """The live page's HTTP server for one store, game and rule set. With `events`
     (the service's broadcaster of finished matches) it follows those;
     without, it looks at the store for new matches."""
 
     daemon_threads = True
 
     def __init__(self, db_path: Path, game: str, port: int, host: str = "127.0.0.1", *,
-                 events: Broadcaster | None = None) -> None:
+                 events: Broadcaster | None = None, rule_set: str = "") -> None:
         self.db_path = db_path
         self.game = game
+        self.rule_set = rule_set
         self.events = events
         self.stopping = threading.Event()
         super().__init__((host, port), LiveHandler)
@@ -82,7 +85,7 @@ class LiveServer(ThreadingHTTPServer):
     def data(self) -> dict[str, Any]:
         """The report's data read now, links pointing at this server."""
         with Store(self.db_path, create=False) as store:
-            data = report_data(store, self.game)
+            data = report_data(store, self.game, self.rule_set)
         for match in data["recent"]:
             if not match["record_kept"]:
                 match["note"] = NO_RECORD
@@ -118,7 +121,7 @@ class LiveServer(ThreadingHTTPServer):
 
     def match_count(self) -> int:
         with Store(self.db_path, create=False) as store:
-            return store.match_count(self.game)
+            return store.match_count(self.game, self.rule_set)
 
 
 @contextmanager
@@ -209,13 +212,13 @@ class LiveHandler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def live_page(db_path: Path, game: str, port: int) -> Iterator[str]:
-    """Serve the live page while the block runs; yields its address.
-    Raises click.ClickException when the port cannot be had."""
+def live_page(db_path: Path, game: str, port: int, rule_set: str = "") -> Iterator[str]:
+    """Serve the live page of one rule set while the block runs; yields its
+    address. Raises click.ClickException when the port cannot be had."""
     import click
 
     try:
-        server = LiveServer(db_path, game, port)
+        server = LiveServer(db_path, game, port, rule_set=rule_set)
     except OSError as exc:
         raise click.ClickException(f"cannot serve the live page on port {port}: {exc.strerror or exc}") from None
     server.start()

@@ -3,7 +3,9 @@
 Everything is read through the code `referee table --json` uses
 (`ladder.standings.to_json`: standings, head-to-head, seats) and the
 store's own records of rating history and matches; nothing is computed
-twice. What this module adds is what a page needs on top: the rating
+twice. A report shows one rule set of the game (its ratings are kept
+apart from the others'), names it in its title and lists the other rule
+sets that have matches. What this module adds is what a page needs on top: the rating
 history per bot, intervals on the head-to-head shares and the seat win
 shares, the recent matches with their seats, and the plots, as Plotly
 figure specifications (JSON that plotly.js draws; the page inlines
@@ -27,8 +29,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from ladder.rule_set_names import heading
 from ladder.standings import to_json
 from ladder.store import Store, now_iso
+from referee.games.rule_sets import describe
 from referee.untrusted import safe_line
 
 Z95 = 1.959964
@@ -64,13 +68,13 @@ def _plot_text(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def history_points(store: Store, game: str) -> dict[int, list[dict[str, Any]]]:
-    """Per bot id: after which of the game's matches (1 = the first) its
+def history_points(store: Store, game: str, rule_set: str = "") -> dict[int, list[dict[str, Any]]]:
+    """Per bot id: after which of the rule set's matches (1 = the first) its
     rating changed, and mu and sigma after each; the start (match 0) at the
     rating before its first match. What the service's RatingHistory sends."""
-    order = {row["match_id"]: index + 1 for index, row in enumerate(store.matches(game))}
+    order = {row["match_id"]: index + 1 for index, row in enumerate(store.matches(game, rule_set))}
     by_bot: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in store.rating_history(game):
+    for row in store.rating_history(game, rule_set):
         by_bot[row["bot_id"]].append(row)
     return {
         bot_id: [{"match": 0, "mu": rows[0]["mu_before"], "sigma": rows[0]["sigma_before"]},
@@ -86,19 +90,19 @@ def rating_history(points: dict[int, list[dict[str, Any]]],
              "points": points.get(standing["bot_id"], [])} for standing in standings]
 
 
-def recent_matches(store: Store, game: str, limit: int = RECENT_MATCHES) -> list[dict[str, Any]]:
-    """The latest matches, newest first, as the store holds them (what the
+def recent_matches(store: Store, game: str, limit: int = RECENT_MATCHES, rule_set: str = "") -> list[dict[str, Any]]:
+    """The latest matches of one rule set, newest first, as the store holds them (what the
     service's RecentMatches sends): when, who sat where (name, version) and
     finished where (rated place, 0 = first), how it ended, whether its record
     is kept, and whether its duplicate set is finished (no seat rotation of
     its deal still to be played)."""
     bots = {b.bot_id: b for b in store.bots()}
-    pending = {planned["set_id"] for planned in store.planned(game)}
-    matches = store.matches(game)
+    pending = {planned["set_id"] for planned in store.planned(game, rule_set)}
+    matches = store.matches(game, rule_set)
     latest = list(enumerate(matches, 1))[-limit:] if limit > 0 else []
     wanted = {match["match_id"] for _, match in latest}
     seats: dict[str, list[Any]] = defaultdict(list)
-    for row in store.seat_rows(game):
+    for row in store.seat_rows(game, rule_set):
         if row.match_id in wanted:
             seats[row.match_id].append(row)
     out = []
@@ -202,18 +206,19 @@ def _seats_figure(seats: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
                                        "shapes": shapes, "margin": {"t": 10, "r": 10}, "height": 340}}
 
 
-def report_data(store: Store, game: str) -> dict[str, Any]:
-    """Everything the report page shows of `game`'s ladder (JSON), read from the store."""
-    return build_report(game, to_json(store, game, h2h=True, seats=True), history_points(store, game),
-                        recent_matches(store, game))
+def report_data(store: Store, game: str, rule_set: str = "") -> dict[str, Any]:
+    """Everything the report page shows of one rule set's ladder of `game` (JSON), read from the store."""
+    return build_report(game, to_json(store, game, h2h=True, seats=True, rule_set=rule_set),
+                        history_points(store, game, rule_set), recent_matches(store, game, rule_set=rule_set))
 
 
 def build_report(game: str, table: dict[str, Any], points: dict[int, list[dict[str, Any]]],
                  recent: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The report's data from its parts, wherever they were read (the
     store, or a ladder service through its API: `referee report --server`):
-    `table` as `referee table --json --h2h --seats` gives it, `points` as
-    `history_points`, `recent` as `recent_matches`."""
+    `table` as `referee table --json --h2h --seats` gives it (its rule set
+    and the other rule sets' match counts among it), `points` as
+    `history_points`, `recent` as `recent_matches`, all of the same rule set."""
     standings = table["standings"]
     label = {row["bot"]: _plot_text(_label(row)) for row in standings}
     pairs = [{**pair, "bot": label[pair["bot"]], "opponent": label[pair["opponent"]],
@@ -224,8 +229,13 @@ def build_report(game: str, table: dict[str, Any], points: dict[int, list[dict[s
             row["low"], row["high"] = wilson(row["wins"], row["matches"])
     history = rating_history(points, standings)
     bots = [_plot_text(_label(row)) for row in standings]
+    rule_set = table["rule_set"]
     return {
         "game": game,
+        "title": heading(game, rule_set),
+        "rule_set": rule_set,
+        "other_rule_sets": [{"rule_set": name, "name": describe(name), "matches": count}
+                            for name, count in table["rule_sets"].items() if name != rule_set],
         "generated": now_iso(),
         "table": table,
         "recent": [_shown_match(match) for match in recent],

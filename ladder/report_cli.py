@@ -8,6 +8,10 @@ gives the same parts, so the same page. `--out FILE` writes the report
 `--web PORT` serves a store's report live instead (ladder/live.py) until
 Ctrl-C, for a store another process is filling (`referee ladder --web PORT`
 serves its own run the same way, `referee serve --web PORT` a service's).
+
+A report shows one rule set, named in its title: the base rules unless
+`--variant NAME=VALUE` names another, and with `--server` the one the
+service plays unless `--variant` names another (as `referee table`).
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ladder.cli import db_option, game_option, open_store, remote, remote_options
+from ladder.cli import db_option, game_option, open_store, parse_variant, remote, remote_options
 from ladder.report import RECENT_MATCHES
 from ladder.store import default_db_path
+from referee.cli.variants import variant_option
 
 if TYPE_CHECKING:
     from ladder.service.client import Remote
@@ -37,11 +42,17 @@ PORT = click.IntRange(min=0, max=65535)
               help="Viewer pages to write for the most recent matches (0: the report file alone).")
 @click.option("--web", "port", type=PORT, default=None,
               help="Serve the report live on this port (127.0.0.1) instead of writing it; Ctrl-C stops.")
+@variant_option("Report the ladder of this rule set, NAME=VALUE (repeatable; default: the base rules, with --server "
+                "the rule set the service plays): each rule set is rated apart.")
 @remote_options
-def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int | None, server: str | None,
-           token: str | None, tls_ca: Path | None) -> None:
-    """Write the ladder report: standings, rating history, head to head, seats, recent matches."""
+def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int | None, variants: tuple[str, ...],
+           server: str | None, token: str | None, tls_ca: Path | None) -> None:
+    """Write the ladder report of one rule set: standings, rating history, head to head, seats, recent matches."""
     from ladder.report_page import write_report
+    from ladder.rule_set_names import rule_set_of
+
+    variant = parse_variant(variants, game)
+    rule_set = rule_set_of(game, variant)
 
     if server is not None:
         if port is not None:
@@ -50,30 +61,33 @@ def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int |
         if db_path is not None:
             raise click.UsageError("give --db (a local store) or --server (a ladder service), not both")
         with remote(server, token, tls_ca) as service:
-            data = served_report(service, game)
+            data = served_report(service, game, variant)
             written, listed = write_report(data, out, viewers=viewers,
                                            viewer_of=lambda match: served_viewer(service, match))
     elif port is not None:
-        serve(db_path or default_db_path(), game, port)
+        serve(db_path or default_db_path(), game, port, rule_set)
         return
     else:
         from ladder.report import report_data
         from ladder.report_page import match_viewer
 
         with open_store(db_path, create=False) as store:
-            data = report_data(store, game)
+            data = report_data(store, game, rule_set)
             written, listed = write_report(data, out, viewers=viewers,
                                            viewer_of=lambda match: match_viewer(store.record_of(match["match_id"])))
-    click.echo(f"report: {out}" + (f" (with {written} of {listed} recent matches' viewers in "
+    click.echo(f"report of the {data['title']}: {out}" + (f" (with {written} of {listed} recent matches' viewers in "
                                    f"{out.parent / (out.stem + '-matches')})" if written else ""))
 
 
-def served_report(service: Remote, game: str) -> dict[str, Any]:
-    """The report's data from a ladder service's API: its parts as the store would give them."""
+def served_report(service: Remote, game: str, variant: dict[str, str]) -> dict[str, Any]:
+    """The report's data of one rule set (`variant`; empty: the one the
+    service plays) from a ladder service's API: its parts as the store would give them."""
     from ladder.report import build_report
 
-    table = json.loads(service.standings(game, h2h=True, seats=True).json)
-    return build_report(game, table, service.rating_history(game), service.recent_matches(game, RECENT_MATCHES))
+    table = json.loads(service.standings(game, h2h=True, seats=True, variant=variant).json)
+    asked = variant or dict(table["variant"])  # the other parts of the same rule set
+    return build_report(game, table, service.rating_history(game, asked),
+                        service.recent_matches(game, RECENT_MATCHES, asked))
 
 
 def served_viewer(service: Remote, match: dict[str, Any]) -> tuple[str | None, str]:
@@ -88,14 +102,14 @@ def served_viewer(service: Remote, match: dict[str, Any]) -> tuple[str | None, s
     return record_viewer(text, f"match {match['match_id']}")
 
 
-def serve(db_path: Path, game: str, port: int) -> None:
-    """Serve the live page until Ctrl-C."""
+def serve(db_path: Path, game: str, port: int, rule_set: str) -> None:
+    """Serve the live page of one rule set until Ctrl-C."""
     from ladder.live import LiveServer
 
     with open_store(db_path, create=False):
         pass  # the same clear error as the other read-only commands for a store that is not there
     try:
-        server = LiveServer(db_path, game, port)
+        server = LiveServer(db_path, game, port, rule_set=rule_set)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on port {port}: {exc.strerror or exc}") from None
     click.echo(f"live page: {server.url}  (Ctrl-C stops)")

@@ -47,7 +47,7 @@ def plotly_js() -> str:
 
 def report_html(data: dict[str, Any], *, live: bool = False) -> str:
     """The report page for `report_data`'s data; `live` makes it follow its server."""
-    title = f"{data['game']} ladder"
+    title = data["title"]  # the game and the rule set: "gnadenlos ladder (auction=single)"
     body = static_text("ladder", "static/report.html").replace("{{title}}", html.escape(title))
     return html_page(title=title, body=body, scripts=[plotly_js(), static_text("ladder", "static/report.js")],
                      styles=[static_text("ladder", "static/report.css")], data={**data, "live": live},

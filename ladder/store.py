@@ -518,10 +518,11 @@ class Store:
 
     def matches_since(self, game: str, seq: int) -> list[dict[str, Any]]:
         """The matches of `game` rated after `seq`, in rating order, each
-        with its `seats` (bot_id, name, version, rank, forfeit) by seat:
-        what a live view shows of a finished match."""
+        with its rule set and its `seats` (bot_id, name, version, rank,
+        forfeit) by seat: what a live view shows of a finished match."""
         rows = [dict(r) for r in self._rows(
-            "SELECT seq, match_id, game, seconds, end_reason FROM matches WHERE game = ? AND seq > ? ORDER BY seq",
+            "SELECT seq, match_id, game, rule_set, seconds, end_reason FROM matches WHERE game = ? AND seq > ?"
+            " ORDER BY seq",
             (game, seq))]
         for row in rows:
             row["seats"] = [dict(r) for r in self._rows(

@@ -117,6 +117,17 @@ def random_bot_folder(path: Path, games: Sequence[str] = ("gnadenlos",)) -> Path
     return path
 
 
+def declaring_bot(path: Path, variants: tuple[str, ...], in_manifest: bool = True) -> Path:
+    """A random bot whose handshake declares `variants`, listed in its bot.toml too unless not `in_manifest`."""
+    folder = random_bot_folder(path)
+    source = RANDOM_BOT_SOURCE.replace('    version = "1"\n', f'    version = "1"\n    variants = {variants!r}\n')
+    (folder / "bot.py").write_text(f"#!{(folder / 'bot.py').read_text().splitlines()[0][2:]}\n# {path.name}\n{source}")
+    if in_manifest:
+        with (folder / "bot.toml").open("a") as manifest:
+            manifest.write(f"variants = {json.dumps(list(variants))}\n")
+    return folder
+
+
 def install_bot(store: Store, folder: Path, name: str) -> int:
     """Register a bot folder as `referee submit` stores it (copied in,
     readable by the bot's own uid), but without the validation match that

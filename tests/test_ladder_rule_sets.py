@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from ladder.schema import MIGRATIONS
 from ladder.store import Store
-from ladder_support import RANDOM_BOT_SOURCE, install_bot, random_bot_folder
+from ladder_support import declaring_bot, install_bot, random_bot_folder
 from referee.cli.main import cli
 
 OPT_OUT = "gnadenlos:gunfight_opt_out=on"
@@ -27,17 +27,6 @@ def referee(*args: str, code: int = 0) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result.output
-
-
-def declaring_bot(path: Path, variants: tuple[str, ...], in_manifest: bool = True) -> Path:
-    """A random bot whose handshake declares `variants`, listed in its bot.toml too unless not `in_manifest`."""
-    folder = random_bot_folder(path)
-    source = RANDOM_BOT_SOURCE.replace('    version = "1"\n', f'    version = "1"\n    variants = {variants!r}\n')
-    (folder / "bot.py").write_text(f"#!{(folder / 'bot.py').read_text().splitlines()[0][2:]}\n# {path.name}\n{source}")
-    if in_manifest:
-        with (folder / "bot.toml").open("a") as manifest:
-            manifest.write(f"variants = {json.dumps(list(variants))}\n")
-    return folder
 
 
 def test_submit_records_the_variants_it_validated(tmp_path: Path) -> None:

@@ -7,6 +7,11 @@ archive is unpacked within the service's submission limits into a private
 folder, and `ladder.submission.submit` takes it from there), Standings is
 `referee table --json`'s object, BotLogs what `referee logs` prints.
 
+Rule sets: the reading calls answer for one rule set of the game, the one
+the request's `variant` names, else the one the service plays (`referee
+serve --variant`): a reader sees the ladder being played unless it asks
+for another rule set's.
+
 Every refusal is a gRPC error with one line that says what is wrong and how
 to fix it; a refused call changes nothing (a refused submission leaves the
 store as it was, as `referee submit` does).
@@ -52,6 +57,8 @@ class ServiceSettings:
     limits: Limits
     require_tokens: bool
     """False only on a local socket or 127.0.0.1 (and without --require-tokens)."""
+    rule_set: str = ""
+    """The rule set the service plays ("" = the base rules): what a request without `variant` reads."""
 
 
 def remove_stale_uploads(data_dir: Path) -> None:
@@ -99,11 +106,24 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
         except AccessError as exc:
             _abort(context, grpc.StatusCode.UNAUTHENTICATED, str(exc))
 
+    def _rule_set(self, game: str, variant: Any, context: grpc.ServicerContext) -> str:
+        """The rule set a request's `variant` names; the service's own when
+        it names none. Aborts INVALID_ARGUMENT for an option the game lacks."""
+        from referee.games import load_game
+        from referee.games.rule_sets import rule_set
+
+        if not variant:
+            return self.settings.rule_set if game == self.settings.game else ""
+        try:
+            return rule_set(load_game(game), dict(variant))
+        except ValueError as exc:
+            _abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"variant: {exc}")
+
     # -- calls ----------------------------------------------------------------
 
     def Submit(self, request: Any, context: grpc.ServicerContext) -> Any:
         from ladder.cli import refusal
-        from ladder.submission import SubmissionError, read_manifest, submit
+        from ladder.submission import SubmissionError, check_tags, read_manifest, submit
 
         submitter = self._submitter(context)
         store = self._store(context)
@@ -131,15 +151,17 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
                 except AccessError as exc:
                     _abort(context, grpc.StatusCode.PERMISSION_DENIED, str(exc))
             try:
+                check_tags(list(request.variants), tuple(request.games))
                 done = submit(store, path, name=name, version=request.version or None, games=tuple(request.games),
                               startup_timeout=request.startup_timeout or 10.0, move_time=request.move_time or 2.0,
-                              limits=self.settings.limits)
+                              limits=self.settings.limits, variants=tuple(request.variants))
             except SubmissionError as exc:
                 shown = request.shown_path or "the bot"  # the submitter's own path, not the service's folder
                 _abort(context, grpc.StatusCode.INVALID_ARGUMENT,
                        refusal(exc, exc.log).replace(str(upload / "bot"), shown))
             return ladder_pb2.SubmitReply(name=done.name, version=done.version, content_hash=done.content_hash,
-                                          new=done.new, games=list(done.games), twins=list(done.twins))
+                                          new=done.new, games=list(done.games), twins=list(done.twins),
+                                          variants=list(done.variants))
         finally:
             shutil.rmtree(upload, ignore_errors=True)
             store.close()
@@ -165,7 +187,7 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
         return ladder_pb2.ListBotsReply(bots=[
             ladder_pb2.Bot(id=b.bot_id, name=b.name, version=b.version, kind=b.kind, active=b.active,
                            games=list(b.games), sha256=b.content_hash, description=b.description,
-                           registered=b.created_at)
+                           registered=b.created_at, variants=list(b.variants))
             for b in rows
         ])
 
@@ -182,9 +204,9 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
 
         game = request.game or self.settings.game
         options = {"include_retired": request.include_retired, "confidence": request.confidence or DEFAULT_CONFIDENCE,
-                   "margin": request.margin or DEFAULT_MARGIN}
+                   "margin": request.margin or DEFAULT_MARGIN, "rule_set": self._rule_set(game, request.variant, context)}
         with self._store(context) as store:
-            reply = ladder_pb2.StandingsReply(json=json.dumps(
+            reply = ladder_pb2.StandingsReply(rule_set=options["rule_set"], json=json.dumps(
                 to_json(store, game, h2h=request.h2h, seats=request.seats, **options), indent=2))
             if request.text:
                 console = Console(file=io.StringIO(), width=request.width or PIPE_WIDTH, force_terminal=request.color,
@@ -194,12 +216,14 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
         return reply
 
     def Watch(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        """The standings now, then each finished match as it is rated and
-        the standings after each batch of them, until the reader leaves or
-        the service stops."""
+        """The standings of the rule set asked for now, then each finished
+        match of it as it is rated and the standings after each batch of
+        them, until the reader leaves or the service stops."""
+        asked = ladder_pb2.StandingsRequest(variant=request.variant)
+        rule_set = self._rule_set(self.settings.game, request.variant, context)
         subscription = self.events.subscribe()
         try:
-            yield ladder_pb2.LadderEvent(standings=self._standings(ladder_pb2.StandingsRequest(), context))
+            yield ladder_pb2.LadderEvent(standings=self._standings(asked, context))
             while context.is_active():
                 event = subscription.next(WATCH_WAKE)
                 if event is None:
@@ -209,9 +233,10 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
                         _abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED,
                                "this stream fell too far behind the ladder and was cut off; watch again")
                     return
-                yield ladder_pb2.LadderEvent(match=event)
-                if subscription.events.empty():  # a batch is over: the standings after it
-                    yield ladder_pb2.LadderEvent(standings=self._standings(ladder_pb2.StandingsRequest(), context))
+                if event.rule_set == rule_set:
+                    yield ladder_pb2.LadderEvent(match=event)
+                    if subscription.events.empty():  # a batch is over: the standings after it
+                        yield ladder_pb2.LadderEvent(standings=self._standings(asked, context))
         finally:
             self.events.unsubscribe(subscription)
 
@@ -233,9 +258,11 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
     def RatingHistory(self, request: Any, context: grpc.ServicerContext) -> Any:
         from ladder.report import history_points
 
+        game = request.game or self.settings.game
+        rule_set = self._rule_set(game, request.variant, context)
         with self._store(context) as store:
-            points = history_points(store, request.game or self.settings.game)
-        return ladder_pb2.RatingHistoryReply(bots=[
+            points = history_points(store, game, rule_set)
+        return ladder_pb2.RatingHistoryReply(rule_set=rule_set, bots=[
             ladder_pb2.BotHistory(bot_id=bot_id, points=[ladder_pb2.RatingPoint(**p) for p in rows])
             for bot_id, rows in points.items()
         ])
@@ -244,9 +271,11 @@ class LadderApi(ladder_pb2_grpc.LadderServicer):
         from ladder.report import RECENT_MATCHES, recent_matches
 
         limit = min(request.limit or RECENT_MATCHES, MAX_RECENT)
+        game = request.game or self.settings.game
+        rule_set = self._rule_set(game, request.variant, context)
         with self._store(context) as store:
-            recent = recent_matches(store, request.game or self.settings.game, limit)
-        return ladder_pb2.RecentMatchesReply(matches=[
+            recent = recent_matches(store, game, limit, rule_set)
+        return ladder_pb2.RecentMatchesReply(rule_set=rule_set, matches=[
             ladder_pb2.RecentMatch(
                 number=m["number"], match_id=m["match_id"], finished_at=m["finished_at"], end_reason=m["end_reason"],
                 decisions=m["decisions"], record_kept=m["record_kept"], set_finished=m["set_finished"],

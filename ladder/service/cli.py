@@ -3,7 +3,13 @@
 Registered in referee/cli/main.py's command table. `serve` takes the
 ladder's own options (ladder/cli.py), where to listen and, with `--web`,
 where to serve the live page (ladder/live.py, following the service's
-stream of finished matches); `token` manages
+stream of finished matches). One service plays one rule set of its game
+(`--variant`, the base rules without): its ladder seats only the bots
+that declare that rule set, and its API and live page show that rule set
+unless asked for another. A store has one run lock, so another rule set
+is played by restarting the service with its --variant (the ratings of
+each stay apart in the store) or by a second service on a store of its
+own. `token` manages
 the tokens of the data folder the --db names.
 """
 
@@ -46,7 +52,9 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
 @click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
 @click.option("--seed", type=int, default=None, help="Seed of the matchmaking (tables and deals).")
-@click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE", help="A rule variant of the game.")
+@click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
+              help="Play this rule set's ladder, NAME=VALUE (repeatable; default: the base rules): it seats only the "
+                   "bots that declare it and is rated apart; the API and the live page show it unless asked for another.")
 @click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
               help="Refuse a submitted bot whose files hold more MiB than this (and an upload past it).")
 @click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
@@ -65,6 +73,7 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
     from ladder.access import Access
     from ladder.cluster import ClusterError, open_pool
     from ladder.roster import register_builtins
+    from ladder.rule_set_names import heading, rule_set_of
     from ladder.scheduler import LadderConfig
     from ladder.service.api import ServiceSettings, remove_stale_uploads
     from ladder.service.events import Broadcaster
@@ -76,6 +85,7 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
     check_cluster_options(workers, scheduler)
     sizes = parse_players(players, game)
     variant = parse_variant(variants, game)
+    rule_set = rule_set_of(game, variant)
     if (tls_cert is None) != (tls_key is None):
         raise click.UsageError("--tls-cert and --tls-key go together: give both, or neither")
     tls = Tls(tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None
@@ -99,14 +109,14 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
         events = Broadcaster()
         held.callback(events.close)
         try:
-            server = start_api(ServiceSettings(store.path, game, limits, tokens), access, events, where, tls)
+            server = start_api(ServiceSettings(store.path, game, limits, tokens, rule_set), access, events, where, tls)
         except ServiceError as exc:
             raise click.ClickException(str(exc)) from None
         held.callback(server.stop, STOP_GRACE)
         click.echo(capabilities().summary(), err=True)
         if page_at is not None:
-            click.echo(f"live page: {start_page(store.path, game, events, page_at, held)}", err=True)
-        click.echo(f"serving the {game} ladder on {where.address} (tokens {'required' if tokens else 'optional'}, "
+            click.echo(f"live page: {start_page(store.path, game, rule_set, events, page_at, held)}", err=True)
+        click.echo(f"serving the {heading(game, rule_set)} on {where.address} (tokens {'required' if tokens else 'optional'}, "
                    f"TLS {'on' if tls else 'off'}); Ctrl-C stops it", err=True)
         stop_on_sigterm()
         config = LadderConfig(game=game, matches=sys.maxsize, sizes=sizes, duplicate=not no_duplicate,
@@ -134,13 +144,14 @@ def parse_web(value: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
-def start_page(db_path: Path, game: str, events: Broadcaster, at: tuple[str, int], held: ExitStack) -> str:
-    """The live page (ladder/live.py), following the service's finished
-    matches, served until the service stops; its address."""
+def start_page(db_path: Path, game: str, rule_set: str, events: Broadcaster, at: tuple[str, int],
+               held: ExitStack) -> str:
+    """The live page (ladder/live.py) of the rule set the service plays,
+    following its finished matches, served until the service stops; its address."""
     from ladder.live import LiveServer
 
     try:
-        page = LiveServer(db_path, game, at[1], at[0], events=events)
+        page = LiveServer(db_path, game, at[1], at[0], events=events, rule_set=rule_set)
     except OSError as exc:
         raise click.ClickException(f"cannot serve the live page on {at[0]}:{at[1]} ({exc.strerror or exc}); "
                                    "choose another --web port") from None

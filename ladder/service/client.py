@@ -83,7 +83,7 @@ class Remote:
     # -- calls ----------------------------------------------------------------
 
     def submit(self, path: Path, *, name: str | None, version: str | None, games: tuple[str, ...],
-               startup_timeout: float, move_time: float) -> Submitted:
+               startup_timeout: float, move_time: float, variants: tuple[str, ...] = ()) -> Submitted:
         if not path.exists():
             raise RemoteError(f"{path} does not exist; give the path of your bot's executable or of a folder "
                               "with bot.toml")
@@ -94,9 +94,11 @@ class Remote:
         reply = self._call("Submit", ladder_pb2.SubmitRequest(
             archive=archive, single_file=not path.is_dir(), name=name or "", version=version or "",
             games=list(games), startup_timeout=startup_timeout, move_time=move_time, shown_path=str(path),
+            variants=list(variants),
         ), timeout=SUBMIT_TIMEOUT)
         return Submitted(bot_id=-1, name=reply.name, version=reply.version, content_hash=reply.content_hash,
-                         new=reply.new, games=tuple(reply.games), twins=tuple(reply.twins))
+                         new=reply.new, games=tuple(reply.games), twins=tuple(reply.twins),
+                         variants=tuple(reply.variants))
 
     def retire(self, name: str) -> tuple[str, str]:
         reply = self._call("Retire", ladder_pb2.RetireRequest(name=name))
@@ -105,26 +107,28 @@ class Remote:
     def bots(self) -> list[BotRow]:
         reply = self._call("ListBots", ladder_pb2.ListBotsRequest())
         return [BotRow(b.id, b.name, b.version, b.sha256, b.kind, (), None, tuple(b.games), b.description,
-                       b.active, b.registered) for b in reply.bots]
+                       b.active, b.registered, tuple(b.variants)) for b in reply.bots]
 
     def standings(self, game: str, *, h2h: bool = False, seats: bool = False, include_retired: bool = False,
                   confidence: float = 0.0, margin: float = 0.0, text: bool = False, width: int = 0,
-                  color: bool = False) -> Any:
-        """The StandingsReply: `json` as `referee table --json` prints it and,
-        with `text`, the tables as `referee table` prints them at `width`."""
+                  color: bool = False, variant: dict[str, str] | None = None) -> Any:
+        """The StandingsReply of the rule set `variant` names (None or empty:
+        the one the service plays): `json` as `referee table --json` prints
+        it and, with `text`, the tables as `referee table` prints them at `width`."""
         return self._call("Standings", ladder_pb2.StandingsRequest(
             game=game, h2h=h2h, seats=seats, include_retired=include_retired, confidence=confidence, margin=margin,
-            text=text, width=width, color=color))
+            text=text, width=width, color=color, variant=variant or {}))
 
-    def rating_history(self, game: str) -> dict[int, list[dict[str, Any]]]:
-        """Per bot id, its rating after each match (`ladder.report.history_points`'s form)."""
-        reply = self._call("RatingHistory", ladder_pb2.RatingHistoryRequest(game=game))
+    def rating_history(self, game: str, variant: dict[str, str] | None = None) -> dict[int, list[dict[str, Any]]]:
+        """Per bot id, its rating after each match of the rule set (`ladder.report.history_points`'s form)."""
+        reply = self._call("RatingHistory", ladder_pb2.RatingHistoryRequest(game=game, variant=variant or {}))
         return {bot.bot_id: [{"match": p.match, "mu": p.mu, "sigma": p.sigma} for p in bot.points]
                 for bot in reply.bots}
 
-    def recent_matches(self, game: str, limit: int) -> list[dict[str, Any]]:
-        """The latest matches, newest first (`ladder.report.recent_matches`'s form)."""
-        reply = self._call("RecentMatches", ladder_pb2.RecentMatchesRequest(game=game, limit=limit))
+    def recent_matches(self, game: str, limit: int, variant: dict[str, str] | None = None) -> list[dict[str, Any]]:
+        """The rule set's latest matches, newest first (`ladder.report.recent_matches`'s form)."""
+        reply = self._call("RecentMatches", ladder_pb2.RecentMatchesRequest(game=game, limit=limit,
+                                                                            variant=variant or {}))
         return [{
             "number": m.number, "match_id": m.match_id, "finished_at": m.finished_at, "end_reason": m.end_reason,
             "decisions": m.decisions,
@@ -140,9 +144,9 @@ class Remote:
         return self._call("BotLogs", ladder_pb2.BotLogsRequest(name=name, version=version or "", lines=lines,
                                                                game=game))
 
-    def watch(self) -> Iterator[Any]:
-        """The live events (LadderEvent) until the caller stops reading."""
-        stream = self._stub.Watch(ladder_pb2.WatchRequest(), metadata=self._metadata)
+    def watch(self, variant: dict[str, str] | None = None) -> Iterator[Any]:
+        """The live events (LadderEvent) of the rule set until the caller stops reading."""
+        stream = self._stub.Watch(ladder_pb2.WatchRequest(variant=variant or {}), metadata=self._metadata)
         try:
             yield from stream
         except grpc.RpcError as exc:

@@ -148,7 +148,7 @@ def publish_finished(store: Store, game: str, events: Broadcaster,
             last = match["seq"]
             finished = ladder_pb2.MatchFinished(
                 match_id=match["match_id"], game=match["game"], seconds=match["seconds"],
-                end_reason=match["end_reason"],
+                end_reason=match["end_reason"], rule_set=match["rule_set"],
                 seats=[ladder_pb2.Seat(bot=s["name"], version=s["version"], rank=s["rank"], forfeit=s["forfeit"] or "")
                        for s in match["seats"]])
             events.publish(finished)
@@ -175,15 +175,15 @@ def stop_on_sigterm() -> None:
 
 def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool], events: Broadcaster,
                echo: Callable[[str], None]) -> None:
-    """Play `config`'s game until Ctrl-C or SIGTERM, waiting while the roster
-    is too small."""
+    """Play `config`'s game under its rule set until Ctrl-C or SIGTERM,
+    waiting while the roster (the bots that declare that rule set) is too small."""
     from ladder.scheduler import game_roster, seatable
 
     update = publish_finished(store, config.game, events, echo)
     warned = False
     while True:
         try:
-            seatable(config.game, config.sizes, len(game_roster(store, config.game)))
+            seatable(config.game, config.sizes, len(game_roster(store, config.game, config.variant)))
         except LadderError as exc:
             if not warned:
                 echo(f"{safe_line(exc)}; waiting for submissions")

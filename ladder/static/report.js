@@ -110,6 +110,9 @@
       live.textContent = " · live";
       summary.appendChild(live);
     }
+    const others = data.other_rule_sets.map((r) => r.name + " (" + r.matches + " matches)");
+    $("rule-sets").textContent = others.length ?
+      "Other rule sets of this game, each rated apart: " + others.join("; ") + "." : "";
     document.body.dataset.matches = String(data.table.matches);
     standings(data.table.standings);
     matches(data.recent);

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class SubmitRequest(_message.Message):
-    __slots__ = ("archive", "single_file", "name", "version", "games", "startup_timeout", "move_time", "shown_path")
+    __slots__ = ("archive", "single_file", "name", "version", "games", "startup_timeout", "move_time", "shown_path", "variants")
     ARCHIVE_FIELD_NUMBER: _ClassVar[int]
     SINGLE_FILE_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -16,6 +16,7 @@ class SubmitRequest(_message.Message):
     STARTUP_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
     SHOWN_PATH_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
     archive: bytes
     single_file: bool
     name: str
@@ -24,23 +25,26 @@ class SubmitRequest(_message.Message):
     startup_timeout: float
     move_time: float
     shown_path: str
-    def __init__(self, archive: _Optional[bytes] = ..., single_file: _Optional[bool] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., startup_timeout: _Optional[float] = ..., move_time: _Optional[float] = ..., shown_path: _Optional[str] = ...) -> None: ...
+    variants: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, archive: _Optional[bytes] = ..., single_file: _Optional[bool] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., startup_timeout: _Optional[float] = ..., move_time: _Optional[float] = ..., shown_path: _Optional[str] = ..., variants: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SubmitReply(_message.Message):
-    __slots__ = ("name", "version", "content_hash", "new", "games", "twins")
+    __slots__ = ("name", "version", "content_hash", "new", "games", "twins", "variants")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
     NEW_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     TWINS_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     content_hash: str
     new: bool
     games: _containers.RepeatedScalarFieldContainer[str]
     twins: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., content_hash: _Optional[str] = ..., new: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., twins: _Optional[_Iterable[str]] = ...) -> None: ...
+    variants: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., content_hash: _Optional[str] = ..., new: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., twins: _Optional[_Iterable[str]] = ..., variants: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RetireRequest(_message.Message):
     __slots__ = ("name",)
@@ -61,7 +65,7 @@ class ListBotsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class Bot(_message.Message):
-    __slots__ = ("id", "name", "version", "kind", "active", "games", "sha256", "description", "registered")
+    __slots__ = ("id", "name", "version", "kind", "active", "games", "sha256", "description", "registered", "variants")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -71,6 +75,7 @@ class Bot(_message.Message):
     SHA256_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
     id: int
     name: str
     version: str
@@ -80,7 +85,8 @@ class Bot(_message.Message):
     sha256: str
     description: str
     registered: str
-    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., kind: _Optional[str] = ..., active: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., sha256: _Optional[str] = ..., description: _Optional[str] = ..., registered: _Optional[str] = ...) -> None: ...
+    variants: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., kind: _Optional[str] = ..., active: _Optional[bool] = ..., games: _Optional[_Iterable[str]] = ..., sha256: _Optional[str] = ..., description: _Optional[str] = ..., registered: _Optional[str] = ..., variants: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ListBotsReply(_message.Message):
     __slots__ = ("bots",)
@@ -89,7 +95,14 @@ class ListBotsReply(_message.Message):
     def __init__(self, bots: _Optional[_Iterable[_Union[Bot, _Mapping]]] = ...) -> None: ...
 
 class StandingsRequest(_message.Message):
-    __slots__ = ("game", "h2h", "seats", "include_retired", "confidence", "margin", "text", "width", "color")
+    __slots__ = ("game", "h2h", "seats", "include_retired", "confidence", "margin", "text", "width", "color", "variant")
+    class VariantEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     GAME_FIELD_NUMBER: _ClassVar[int]
     H2H_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -99,6 +112,7 @@ class StandingsRequest(_message.Message):
     TEXT_FIELD_NUMBER: _ClassVar[int]
     WIDTH_FIELD_NUMBER: _ClassVar[int]
     COLOR_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
     game: str
     h2h: bool
     seats: bool
@@ -108,19 +122,31 @@ class StandingsRequest(_message.Message):
     text: bool
     width: int
     color: bool
-    def __init__(self, game: _Optional[str] = ..., h2h: _Optional[bool] = ..., seats: _Optional[bool] = ..., include_retired: _Optional[bool] = ..., confidence: _Optional[float] = ..., margin: _Optional[float] = ..., text: _Optional[bool] = ..., width: _Optional[int] = ..., color: _Optional[bool] = ...) -> None: ...
+    variant: _containers.ScalarMap[str, str]
+    def __init__(self, game: _Optional[str] = ..., h2h: _Optional[bool] = ..., seats: _Optional[bool] = ..., include_retired: _Optional[bool] = ..., confidence: _Optional[float] = ..., margin: _Optional[float] = ..., text: _Optional[bool] = ..., width: _Optional[int] = ..., color: _Optional[bool] = ..., variant: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class StandingsReply(_message.Message):
-    __slots__ = ("json", "text")
+    __slots__ = ("json", "text", "rule_set")
     JSON_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
     json: str
     text: str
-    def __init__(self, json: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+    rule_set: str
+    def __init__(self, json: _Optional[str] = ..., text: _Optional[str] = ..., rule_set: _Optional[str] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("variant",)
+    class VariantEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    variant: _containers.ScalarMap[str, str]
+    def __init__(self, variant: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Seat(_message.Message):
     __slots__ = ("bot", "version", "rank", "forfeit")
@@ -135,18 +161,20 @@ class Seat(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., version: _Optional[str] = ..., rank: _Optional[int] = ..., forfeit: _Optional[str] = ...) -> None: ...
 
 class MatchFinished(_message.Message):
-    __slots__ = ("match_id", "game", "seats", "seconds", "end_reason")
+    __slots__ = ("match_id", "game", "seats", "seconds", "end_reason", "rule_set")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     END_REASON_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seats: _containers.RepeatedCompositeFieldContainer[Seat]
     seconds: float
     end_reason: str
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., seconds: _Optional[float] = ..., end_reason: _Optional[str] = ...) -> None: ...
+    rule_set: str
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., seconds: _Optional[float] = ..., end_reason: _Optional[str] = ..., rule_set: _Optional[str] = ...) -> None: ...
 
 class LadderEvent(_message.Message):
     __slots__ = ("match", "standings")
@@ -157,10 +185,19 @@ class LadderEvent(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchFinished, _Mapping]] = ..., standings: _Optional[_Union[StandingsReply, _Mapping]] = ...) -> None: ...
 
 class RatingHistoryRequest(_message.Message):
-    __slots__ = ("game",)
+    __slots__ = ("game", "variant")
+    class VariantEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     GAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
     game: str
-    def __init__(self, game: _Optional[str] = ...) -> None: ...
+    variant: _containers.ScalarMap[str, str]
+    def __init__(self, game: _Optional[str] = ..., variant: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RatingPoint(_message.Message):
     __slots__ = ("match", "mu", "sigma")
@@ -181,18 +218,29 @@ class BotHistory(_message.Message):
     def __init__(self, bot_id: _Optional[int] = ..., points: _Optional[_Iterable[_Union[RatingPoint, _Mapping]]] = ...) -> None: ...
 
 class RatingHistoryReply(_message.Message):
-    __slots__ = ("bots",)
+    __slots__ = ("bots", "rule_set")
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedCompositeFieldContainer[BotHistory]
-    def __init__(self, bots: _Optional[_Iterable[_Union[BotHistory, _Mapping]]] = ...) -> None: ...
+    rule_set: str
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotHistory, _Mapping]]] = ..., rule_set: _Optional[str] = ...) -> None: ...
 
 class RecentMatchesRequest(_message.Message):
-    __slots__ = ("game", "limit")
+    __slots__ = ("game", "limit", "variant")
+    class VariantEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     GAME_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
     game: str
     limit: int
-    def __init__(self, game: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    variant: _containers.ScalarMap[str, str]
+    def __init__(self, game: _Optional[str] = ..., limit: _Optional[int] = ..., variant: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RecentMatch(_message.Message):
     __slots__ = ("number", "match_id", "finished_at", "end_reason", "decisions", "seats", "record_kept", "set_finished")
@@ -215,10 +263,12 @@ class RecentMatch(_message.Message):
     def __init__(self, number: _Optional[int] = ..., match_id: _Optional[str] = ..., finished_at: _Optional[str] = ..., end_reason: _Optional[str] = ..., decisions: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., record_kept: _Optional[bool] = ..., set_finished: _Optional[bool] = ...) -> None: ...
 
 class RecentMatchesReply(_message.Message):
-    __slots__ = ("matches",)
+    __slots__ = ("matches", "rule_set")
     MATCHES_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
     matches: _containers.RepeatedCompositeFieldContainer[RecentMatch]
-    def __init__(self, matches: _Optional[_Iterable[_Union[RecentMatch, _Mapping]]] = ...) -> None: ...
+    rule_set: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[RecentMatch, _Mapping]]] = ..., rule_set: _Optional[str] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("match_id",)
