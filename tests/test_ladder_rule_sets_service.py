@@ -3,7 +3,7 @@
 it), its API (`table/submit/report --server`, Watch) answers for that rule
 set unless asked for another, `referee report --variant` reports any rule
 set of a store, and the report and the live page name the rule set they
-show and list the others.
+show and list the others (the report read in headless Chromium once).
 
 The store is filled first by an in-process ladder with a fake match runner
 (real scheduler, ratings and store) under two rule sets, among real random
@@ -27,6 +27,7 @@ import grpc
 import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
+from browser_support import chromium, console_errors, open_page
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig
 from ladder.store import Store
@@ -99,6 +100,13 @@ def test_report_and_live_page_of_a_rule_set(data: Path, tmp_path: Path) -> None:
         live = page_data(urllib.request.urlopen(url, timeout=30).read().decode())
     assert live["title"] == varied["title"] and live["other_rule_sets"] == varied["other_rule_sets"]
     assert live["table"]["matches"] == VARIANT_MATCHES and live["live"]
+
+    with chromium() as browser:  # what a reader sees: the heading, and the other rule sets named
+        open_page(browser, (tmp_path / "varied.html").resolve().as_uri())
+        assert browser.find_element("css selector", "h1").text == "gnadenlos ladder (gunfight_opt_out=on)"
+        assert browser.find_element("id", "rule-sets").text == (
+            f"Other rule sets of this game, each rated apart: base rules ({BASE_MATCHES} matches).")
+        assert console_errors(browser) == []
 
 
 def live_url(log: Path) -> str:
