@@ -28,6 +28,7 @@ import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from browser_support import chromium, console_errors, open_page
+from ladder.archive import pack
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig
 from ladder.store import Store
@@ -160,6 +161,11 @@ def test_a_service_plays_and_shows_its_rule_set_and_any_other_on_request(
         stub.Standings(ladder_pb2.StandingsRequest(variant={"auction": "sealed"}), timeout=30)
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "auction" in (refused.value.details() or "") and "single" in (refused.value.details() or "")
+    with pytest.raises(grpc.RpcError) as refused:  # a tag the game lacks, sent by a client of its own
+        stub.Submit(ladder_pb2.SubmitRequest(archive=pack(random_bot_folder(tmp_path / "odd")), name="odd",
+                                             variants=["gnadenlos:auction=sealed"]), timeout=60)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "gnadenlos:auction=single" in (refused.value.details() or "")  # what the game has
     history = stub.RatingHistory(ladder_pb2.RatingHistoryRequest(), timeout=30)
     assert history.rule_set == RULE_SET and len(history.bots) == len(DECLARING)
 
