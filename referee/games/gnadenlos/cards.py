@@ -65,11 +65,16 @@ IOUS_PER_COLOUR = len(IOU_VALUES)
 IOU_COLOUR: tuple[int, ...] = tuple(i // IOUS_PER_COLOUR for i in range(4 * IOUS_PER_COLOUR))
 """IOU instance id -> colour (instances 13*c .. 13*c+12 are colour c's)."""
 IOU_VALUE: tuple[int, ...] = tuple(IOU_VALUES[i % IOUS_PER_COLOUR] for i in range(4 * IOUS_PER_COLOUR))
+IOUS: tuple[Iou, ...] = tuple(zip(IOU_COLOUR, IOU_VALUE))
+"""IOU instance id -> identity, ascending: sorting instance ids sorts their
+identities (colours in blocks, IOU_VALUES ascending), which the legal-bid
+lookup relies on to sort ints instead of pairs."""
+assert list(IOUS) == sorted(IOUS)
 
 
 def iou(card: int) -> Iou:
     """The identity of an IOU instance."""
-    return IOU_COLOUR[card], IOU_VALUE[card]
+    return IOUS[card]
 
 
 class EventCard(IntEnum):

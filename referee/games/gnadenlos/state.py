@@ -48,6 +48,7 @@ from referee.games.gnadenlos.cards import (
     IOU_COLOUR,
     IOU_SETUP_GIVE_UP,
     IOU_VALUE,
+    IOUS,
     IOUS_PER_COLOUR,
     NUM_ADVENTURERS,
     RATINGS,
@@ -77,6 +78,15 @@ OPTED_OUT = -1
 PASSED: tuple[int, ...] = ()
 """A pass (G-6.3) is recorded as an empty bid."""
 
+PAY_ORDER: tuple[tuple[int, int], ...] = tuple((value, colour) for colour, value in IOUS)
+"""G-6.4: the order paid IOUs enter the market, by instance id: ascending
+value, equal values in seat order of their colours."""
+
+COMMITS: tuple[Commit, ...] = tuple(Commit(c) for c in range(NUM_ADVENTURERS))
+OPT_OUT = OptOut()
+"""The commit decisions, built once: actions are frozen values, and the
+commit choices are listed for every holder at every event."""
+
 END_VULTURES = "vultures"
 END_UNDERTAKER = "undertaker"
 END_GOAL = "goal"
@@ -97,9 +107,24 @@ def bid_options(hand: tuple[Iou, ...], used_totals: frozenset[int]) -> tuple[Bid
     identities) whose total differs from `used_totals`, in the order of
     `itertools.combinations_with_replacement` over the distinct IOUs.
 
+    A hand's bids are built once (`every_bid`) and only filtered by the
+    totals here: within an auction a hand meets several sets of earlier
+    totals (each bidder's, each card's of a single-card auction, G-6.7), so
+    a cache keyed by both misses far more often than one keyed by the hand."""
+    bids, totals = every_bid(hand)
+    if not used_totals:
+        return bids
+    return tuple([bid for bid, total in zip(bids, totals) if total not in used_totals])
+
+
+@lru_cache(maxsize=16384)
+def every_bid(hand: tuple[Iou, ...]) -> tuple[tuple[Bid, ...], tuple[int, ...]]:
+    """G-6.4: every set of 1 to 3 IOUs of `hand` (a sorted tuple of
+    identities), in `bid_options`' order, and each one's total.
+
     Written as explicit index loops with the multiplicity checks hoisted:
-    the cache misses often (hands and earlier totals vary), and this was the
-    largest cost of a random playout when built from generic combinations."""
+    this was the largest cost of a random playout when built from generic
+    combinations."""
     counts: dict[Iou, int] = {}
     for card in hand:
         counts[card] = counts.get(card, 0) + 1
@@ -108,12 +133,14 @@ def bid_options(hand: tuple[Iou, ...], used_totals: frozenset[int]) -> tuple[Bid
     values = [value for _, value in kinds]
     twice = [counts[k] > 1 for k in kinds]
     thrice = [counts[k] > 2 for k in kinds]
-    bids = [Bid((kinds[i],)) for i in range(m) if values[i] not in used_totals]
+    bids = [Bid((kinds[i],)) for i in range(m)]
+    totals = values[:]
     for i in range(m):
         for j in range(i, m):
-            if (i == j and not twice[i]) or values[i] + values[j] in used_totals:
+            if i == j and not twice[i]:
                 continue
             bids.append(Bid((kinds[i], kinds[j])))
+            totals.append(values[i] + values[j])
     for i in range(m):
         for j in range(i, m):
             if i == j and not twice[i]:
@@ -121,10 +148,9 @@ def bid_options(hand: tuple[Iou, ...], used_totals: frozenset[int]) -> tuple[Bid
             for k in range(j, m):
                 if j == k and not (thrice[j] if i == j else twice[j]):
                     continue
-                if values[i] + values[j] + values[k] in used_totals:
-                    continue
                 bids.append(Bid((kinds[i], kinds[j], kinds[k])))
-    return tuple(bids)
+                totals.append(values[i] + values[j] + values[k])
+    return tuple(bids), tuple(totals)
 
 
 class GnadenlosState(State):
@@ -301,11 +327,11 @@ class GnadenlosState(State):
         return self.active
 
     def legal_actions(self, seat: Seat) -> tuple[Any, ...]:
-        if seat not in self.to_act():
-            return ()
         phase = self.phase
         if phase == COMMIT:
-            return self.commit_choices(seat)
+            return self.commit_choices(seat) if seat in self.deciding else ()
+        if phase is None or phase == OVER or seat != self._decider():  # not in to_act(), without building it
+            return ()
         if phase == TAKE:
             return tuple(Take(r, c) for r, c in mk.filled_slots(self.market))
         if phase == REFILL:
@@ -327,20 +353,16 @@ class GnadenlosState(State):
     def commit_choices(self, seat: Seat) -> tuple[Any, ...]:
         """G-5.4/G-5.10: what `seat` may commit to the current event (read by
         the flow and by the scenario checks, whoever is to act)."""
-        options: list[Any] = [Commit(c) for c in sorted(self.adv_hands[seat])]
-        if (
-            self.opt_out_variant
-            and self.event == EventCard.HIGH_NOON
-            and len(self.adv_hands[seat]) == 1
-        ):
-            options.append(OptOut())  # G-5.10
-        return tuple(options)
+        hand = self.adv_hands[seat]
+        if len(hand) == 1 and self.opt_out_variant and self.event == EventCard.HIGH_NOON:
+            return COMMITS[hand[0]], OPT_OUT  # G-5.10
+        return tuple([COMMITS[c] for c in sorted(hand)])
 
     def bid_choices(self, seat: Seat) -> tuple[Bid, ...]:
         """G-6.2: the bids `seat` may make in the current auction (read by the
         flow and by the scenario checks, whoever is to act)."""
-        used = frozenset(sum(IOU_VALUE[c] for c in b) for b in self.bids if b)
-        hand = tuple(sorted(iou(c) for c in self.iou_hands[seat]))
+        used = frozenset([sum([IOU_VALUE[c] for c in b]) for b in self.bids if b])
+        hand = tuple([IOUS[c] for c in sorted(self.iou_hands[seat])])  # sorted ids: sorted identities
         return bid_options(hand, used)
 
     def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
@@ -437,7 +459,10 @@ class GnadenlosState(State):
     # ------------------------------------------------------------ machinery
 
     def _log(self, kind: str, audience: int, **data: Any) -> None:
-        """Record an event for the seats in the `audience` bitmask (0: record only)."""
+        """Record an event for the seats in the `audience` bitmask (0: record only).
+
+        Hot call sites whose event data takes work to build test `_events`
+        first: a search's `apply_unchecked` records nothing."""
         if self._events is not None:
             self._events.append(Event(kind, data, _audiences(self.n)[audience]))
 
@@ -737,7 +762,8 @@ class GnadenlosState(State):
             self.iou_known[card] = self._all
             cards.append(card)
         self.bids[seat] = tuple(cards)
-        self._log("bid", self._all, seat=seat, ious=[list(x) for x in action.ious], total=action.total)
+        if self._events is not None:
+            self._log("bid", self._all, seat=seat, ious=[list(x) for x in action.ious], total=action.total)
         self.bid_pos += 1
         self._then("bid")
 
@@ -761,12 +787,12 @@ class GnadenlosState(State):
 
     def _ranking(self) -> list[Seat]:
         """G-6.3: bids by total, highest first; passes last, earlier bidder first."""
-        def key(seat: Seat) -> tuple[int, int]:
+        keyed: list[tuple[int, int, Seat]] = []
+        for place, seat in enumerate(self.bid_order):
             bid = self.bids[seat]
-            total = sum(IOU_VALUE[c] for c in bid) if bid else -1
-            return -total, self.bid_order.index(seat)
-
-        return sorted(self.bid_order, key=key)
+            keyed.append((-sum([IOU_VALUE[c] for c in bid]) if bid else 1, place, seat))
+        keyed.sort()
+        return [seat for _, _, seat in keyed]
 
     def _step_picks(self) -> None:
         """G-6.5: winners pick in rank order; the rest take their bids back.
@@ -804,10 +830,11 @@ class GnadenlosState(State):
         self.units.remove(cards)
         self.adv_hands[seat].extend(cards)
         # G-6.4: bid cards go to the market in ascending value, colours in seat order.
-        paid = sorted(self.bids[seat] or (), key=lambda c: (IOU_VALUE[c], IOU_COLOUR[c]))
+        paid = sorted(self.bids[seat] or (), key=PAY_ORDER.__getitem__)
         slots = [mk.place(self.market, card, self.cfg.market_columns) for card in paid]
         self.bids[seat] = None
-        self._log("picked", self._all, seat=seat, cards=list(cards), slots=[list(s) for s in slots])
+        if self._events is not None:
+            self._log("picked", self._all, seat=seat, cards=list(cards), slots=[list(s) for s in slots])
 
     # --------------------------------------------- single-card auction (G-6.7)
 
@@ -846,16 +873,17 @@ class GnadenlosState(State):
             self.ordered = 0
             self.bought = []
             return
-        card = self.units[0][0]
-        left = [(self.active + k) % self.n for k in range(1, self.n)]
+        n, active = self.n, self.active
+        clockwise = [(active + k) % n for k in range(1, n + 1)]  # from the left; the active player last
         # G-6.7.4: under auction_buy_limit=one the buyers so far sit out. At
         # most N-1 cards are on offer to N players, so someone always remains
         # (the rule's discard of a card without bidders never applies).
-        bidders = [s for s in left + [self.active] if not (self.buy_limit_one and s in self.bought)]
-        self.bids = [None] * self.n
+        bidders = [s for s in clockwise if s not in self.bought] if self.buy_limit_one else clockwise
+        self.bids = [None] * n
         self.bid_pos = 0
         self.bid_order = bidders
-        self._log("lot", self._all, card=card, bidders=list(bidders))
+        if self._events is not None:
+            self._log("lot", self._all, card=self.units[0][0], bidders=list(bidders))
         if self.active in bidders and len(bidders) > 1:
             self._ask(BID_POSITION)
             return
