@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -291,17 +291,17 @@ def report(rounds: list[dict[str, float]], args: argparse.Namespace, load_before
         ("random-bot ladder matches/min, 1 worker: baseline / this tree",
          f"{spread(column('base_per_minute'), 0)} / {spread(column('new_per_minute'), 0)}",
          f"{args.matches} matches a run, 4 random bots at 4-seat tables"),
-        ("this tree / baseline", f"{spread(speedup)}×", _verdict(min(speedup) >= 3.0, "target ≥ 3×")),
+        ("this tree / baseline", f"{spread(speedup)}×", _verdict(speedup, lambda x: x >= 3.0, "target ≥ 3×")),
         ("two matches at a time / one (2 workers / 1, this tree)", f"{spread(scaling)}×",
-         _verdict(min(scaling) >= 1.7, "target ≥ 1.7×")),
+         _verdict(scaling, lambda x: x >= 1.7, "target ≥ 1.7×")),
         ("decision round trip p50 / bare stream floor p50", f"{spread(column('ratio'))}×",
-         _verdict(max(column("ratio")) <= 1.3, "target ≤ 1.3×") +
+         _verdict(column("ratio"), lambda x: x <= 1.3, "target ≤ 1.3×") +
          f"; floor {spread(column('floor_us'), 0)} µs, decision {spread(column('decision_us'), 0)} µs"),
         ("bare stream round trip p50: reader thread (as BotClient) / grpc.aio on a loop thread",
          f"{spread(column('reader_us'), 0)} / {spread(column('aio_us'), 0)} µs",
          "what an asyncio referee's transport would cost under a synchronous match; same echo server"),
         ("random bot cold start to first decision, p50", f"{spread(column('cold_ms'), 0)} ms",
-         _verdict(max(column("cold_ms")) <= 150, "target ≤ 150 ms")),
+         _verdict(column("cold_ms"), lambda x: x <= 150, "target ≤ 150 ms")),
         ("of which: interpreter start / + the SDK's imports / the served random bot's whole imports",
          f"{spread(column('python_ms'), 0)} / {spread(column('sdk_ms'), 0)} / {spread(column('bot_ms'), 0)} ms",
          "python -c of nothing, `import botsdk.server`, `import bots.random.__main__`"),
@@ -354,8 +354,9 @@ def analysis(rounds: list[dict[str, float]]) -> str:
         f"consumer, its reader and the channel's poller each wake up for every message); the four bots "
         f"spend {bots:.0f} µs together, the deciding bot's gRPC server threads and the SDK around a random "
         f"choice (a bot that is not deciding does nothing). Referee and bots together keep {busy:.2f} cores "
-        f"busy per match, which bounds two matches at a time at about {min(2.0, 2 / busy):.2f}× one on an "
-        f"idle 2-core machine. A bare gRPC stream round trip costs {floor:.0f} µs; a decision's round trip "
+        f"busy while a match plays, so two matches at a time overlap at most about {min(2.0, 2 / busy):.2f}× "
+        f"while both play; a ladder's worker also idles between matches (start, dispatch, rating, storage), "
+        f"and a second worker fills that time. A bare gRPC stream round trip costs {floor:.0f} µs; a decision's round trip "
         f"through the referee's client and the random bot, alone in a hot loop, {decision:.0f} µs.",
         "",
         "What stands between the code and each target: "
@@ -377,8 +378,14 @@ def analysis(rounds: list[dict[str, float]]) -> str:
     ])
 
 
-def _verdict(met: bool, target: str) -> str:
-    return f"{target} ({'met' if met else 'missed'})"
+def _verdict(values: list[float], meets: Callable[[float], bool], target: str) -> str:
+    """Met in every round, met by the median only (a shared machine's noise
+    decides the rest), or missed."""
+    if all(meets(v) for v in values):
+        return f"{target} (met in every round)"
+    if meets(statistics.median(values)):
+        return f"{target} (met by the median, not in every round)"
+    return f"{target} (missed)"
 
 
 def main(argv: list[str] | None = None) -> None:
