@@ -37,8 +37,13 @@ def test_on_a_terminal_the_match_is_one_screen_redrawn_in_place(tmp_path: Path) 
                                  capture_output=True, text=True, check=True).stdout.splitlines()
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
-    assert sum(TITLE in line for line in history) == 1, "one table, redrawn in place"
-    assert any("Result: rounds_played" in line for line in history)
+    tail = "\n".join(history[-25:])  # what the terminal showed last, should the match have gone wrong
+    assert any("Result: rounds_played" in line for line in history), f"the match did not end:\n{tail}"
+    # the screen's one panel is the last maze drawn: a turn's ("Saboteur — round …") or, when the match
+    # ends on a round's last turn, the round's end ("the maze at the end of round 3")
+    panels = [line for line in history if line.startswith("╭─")]
+    assert len(panels) == 1, f"one table, redrawn in place:\n{tail}"
+    assert TITLE in panels[0] or "the maze at the end of round" in panels[0], panels[0]
     assert len(history) < 200, f"{len(history)} lines: the terminal was flooded"
 
 
