@@ -145,6 +145,7 @@ def test_report_from_the_service_is_the_report_of_its_store(
 @pytest.mark.slow
 def test_the_live_page_of_the_service_follows_its_ladder(
         browser: Any, service: tuple[Path, str, str], tmp_path: Path) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
     db, address, url = service
@@ -182,7 +183,12 @@ def test_the_live_page_of_the_service_follows_its_ladder(
     for secret in (token, "choice bot starting", str(db.parent)):  # a token, a bot's own output, the service's paths
         assert secret not in shown
 
-    browser.find_element("css selector", f'#matches tr[data-match="{unfinished}"] a').click()
+    def open_viewer(driver: Any) -> bool:
+        """The service keeps playing: a live update may replace the row between finding its link and the click."""
+        driver.find_element("css selector", f'#matches tr[data-match="{unfinished}"] a').click()
+        return True
+
+    WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,)).until(open_viewer)
     assert browser.find_element("id", "step-title").text == "the deal"
     assert console_errors(browser) == []
 
