@@ -16,8 +16,7 @@ bots written against it read events as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from google.protobuf import struct_pb2
 
@@ -25,6 +24,7 @@ from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.gnadenlos.actions import Bid, BidPosition, Buy, Commit, FinalBuy, OptOut, Order, Pick, Refill, Take
 from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation, HandView, Slot
 from referee.protocol.flat import groups
+from referee.protocol.typed_events import Converters, TypedEvents, each, same
 from botsdk.pb.gnadenlos.v1 import gnadenlos_pb2 as pb
 
 _EMPTY = pb.SLOT_STATE_EMPTY
@@ -259,40 +259,7 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
 
 # ------------------------------------------------------------------- events
 
-_EVENT_TYPES: dict[str, Any] = {
-    field.name: getattr(pb, field.message_type.name) for field in pb.Event.DESCRIPTOR.oneofs_by_name["body"].fields
-}
-"""Event kind -> its message class: the oneof field's name is the engine's kind."""
-
-_SECRET_LISTS = frozenset({("adventurers_drawn", "cards")})
-"""List fields that only the event's own seat receives: left out of the
-event data when empty, as the engine leaves them out for the other seats
-(the drawer's own copy is never empty). Secret single values are `optional`
-or message fields and travel with their presence."""
-
-
-class _EventField(NamedTuple):
-    """How one field of an event message travels."""
-
-    name: str
-    """The message field's name: the engine event's data key."""
-    present_if_set: bool
-    """Has presence (optional or a message): the key is in the data exactly when the field is set."""
-    secret_list: bool
-    """In `_SECRET_LISTS`: left out of the data when empty."""
-    to_wire: Callable[[Any], Any]
-    from_wire: Callable[[Any], Any]
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _as_list(values: Any) -> list[Any]:
-    return list(values)
-
-
-def _pair(message: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+def _pair(message: Any) -> Converters:
     """Converters between a two-field message (`Iou`, `Slot`) and the
     engine's [first, second] list."""
     first, second = (f.name for f in message.DESCRIPTOR.fields)
@@ -315,38 +282,21 @@ def _commitments_from_wire(commitments: Any) -> dict[str, int | None]:
     return {str(c.seat): c.card if c.HasField("card") else None for c in commitments}
 
 
-def _each(convert: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
-    """`convert` applied to every value of a list (or a repeated field)."""
-
-    def convert_all(values: Any) -> list[Any]:
-        return [convert(v) for v in values]
-
-    return convert_all
-
-
-def _event_field(kind: str, field: Any) -> _EventField:
-    """The plan of one event message field, from its descriptor: IOUs and
-    slots are [a, b] lists in the data, commitments a {seat: card} mapping,
-    everything else a number, flag or text (a list of them if repeated)."""
+def _converters(field: Any) -> Converters:
+    """How an event field travels: IOUs and slots are [a, b] lists in the
+    data, commitments a {seat: card} mapping, everything else a number,
+    flag or text (a list of them if repeated)."""
     message = field.message_type.name if field.message_type is not None else None
-    to_wire: Callable[[Any], Any] = _same
-    from_wire: Callable[[Any], Any] = _same
     if message == "Commitment":
-        to_wire, from_wire = _commitments_to_wire, _commitments_from_wire
-    elif message is not None:
+        return _commitments_to_wire, _commitments_from_wire
+    if message is not None:
         to_wire, from_wire = _pair(getattr(pb, message))
-        if field.is_repeated:
-            to_wire, from_wire = _each(to_wire), _each(from_wire)
-    elif field.is_repeated:
-        from_wire = _as_list
-    present_if_set = field.has_presence and not field.is_repeated
-    return _EventField(field.name, present_if_set, (kind, field.name) in _SECRET_LISTS, to_wire, from_wire)
+        return (each(to_wire), each(from_wire)) if field.is_repeated else (to_wire, from_wire)
+    return (same, list) if field.is_repeated else (same, same)
 
 
-_EVENT_PLANS: dict[str, tuple[_EventField, ...]] = {
-    kind: tuple(_event_field(kind, field) for field in message.DESCRIPTOR.fields)
-    for kind, message in _EVENT_TYPES.items()
-}
+_EVENTS = TypedEvents("gnadenlos.v1", pb, "body", _converters, secret_lists={("adventurers_drawn", "cards")})
+"""Only the drawer receives which adventurers it drew."""
 
 
 def encode_event(event: Event) -> pb.Event:
@@ -357,31 +307,13 @@ def encode_event(event: Event) -> pb.Event:
     Raises ValueError for a record-only event (the shuffles' orders) or a
     data key the kind's message has no field for.
     """
-    plan = _EVENT_PLANS.get(event.kind)
-    if plan is None:
-        raise ValueError(f"gnadenlos.v1 has no event {event.kind!r} (never sent to a seat, or missing in the proto)")
-    data = event.data
-    body = {f.name: f.to_wire(data[f.name]) for f in plan if f.name in data}
-    if len(body) != len(data):
-        raise ValueError(f"gnadenlos.v1 has no field for {sorted(set(data) - set(body))} of {event.kind!r}")
+    body = _EVENTS.body(event)
     legacy = struct_pb2.Struct()
-    legacy.update(data)
-    return pb.Event(kind=event.kind, data=legacy, **{event.kind: _EVENT_TYPES[event.kind](**body)})
+    legacy.update(event.data)
+    return pb.Event(kind=event.kind, data=legacy, **{event.kind: body})
 
 
 def decode_event(msg: pb.Event, seat: Seat) -> Event:
     """The engine `Event` of a `gnadenlos.v1.Event` received by `seat`, read
     from its typed body. Raises InvalidActionError when no body is set."""
-    kind = msg.WhichOneof("body")
-    if kind is None:
-        raise InvalidActionError("the event message sets no event body")
-    body = getattr(msg, kind)
-    data = {}
-    for field in _EVENT_PLANS[kind]:
-        if field.present_if_set and not body.HasField(field.name):
-            continue
-        value = getattr(body, field.name)
-        if field.secret_list and not value:
-            continue
-        data[field.name] = field.from_wire(value)
-    return Event(kind, data, frozenset((seat,)))
+    return _EVENTS.event(msg, seat)

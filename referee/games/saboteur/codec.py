@@ -17,12 +17,13 @@ from the generated descriptor, so the schema is the one place that names them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.saboteur.actions import PASS, BreakTool, Discard, Map, Pass, PlacePath, Repair, Rockfall
 from referee.games.saboteur.observation import GoalView, NuggetView, PlacedCard, RoundResult, SaboteurObservation
 from referee.protocol.flat import groups
+from referee.protocol.typed_events import Convert, Converters, TypedEvents, each, same
 from botsdk.pb.saboteur.v1 import saboteur_pb2 as pb
 
 
@@ -277,65 +278,22 @@ def decode_observation(msg: pb.Observation) -> SaboteurObservation:
 
 # ------------------------------------------------------------------- events
 
-_EVENT_TYPES: dict[str, Any] = {
-    field.name: getattr(pb, field.message_type.name) for field in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields
-}
-"""Event kind -> its message class: the oneof field's name is the engine's kind."""
-
-_SECRET_LISTS = frozenset({("hand_dealt", "cards"), ("nuggets_received", "values")})
-"""List fields that only the event's own seat receives: left out of the
-event data when empty, as the engine leaves them out for the other seats
-(the seat's own copy is never empty: a dealt hand, a received payout).
-Secret single values are `optional` fields in the proto and travel with
-their presence."""
-
-
-class _EventField(NamedTuple):
-    """How one field of an event message travels."""
-
-    name: str
-    """The message field's name: the engine event's data key."""
-    optional: bool
-    """Sent with presence: the key is left out of the data when the field is unset."""
-    secret_list: bool
-    """In `_SECRET_LISTS`: left out of the data when empty."""
-    to_wire: Callable[[Any], Any]
-    from_wire: Callable[[Any], Any]
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _each(convert: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
-    """`convert` applied to every value of a list (or a repeated field)."""
-
-    def convert_all(values: Any) -> list[Any]:
-        return [convert(v) for v in values]
-
-    return convert_all
-
-
-def _event_field(kind: str, field: Any) -> _EventField:
-    """The plan of one event message field, from its descriptor: card and tool
-    enums are named in the data, everything else is a number, flag or text."""
+def _converters(field: Any) -> Converters:
+    """How an event field travels: card and tool enums are named in the
+    data, everything else is a number, flag or text (a list if repeated)."""
     enum = field.enum_type.name if field.enum_type is not None else None
-    to_wire: Callable[[Any], Any] = _same
-    from_wire: Callable[[Any], Any] = _same
+    to_wire: Convert = same
+    from_wire: Convert = same
     if enum == "Card":
         to_wire, from_wire = _CARD_CODE.__getitem__, _known_card
     elif enum == "Tool":
         to_wire, from_wire = _TOOL_CODE.__getitem__, _tool
-    if field.is_repeated:
-        to_wire, from_wire = _each(to_wire), _each(from_wire)
-    optional = field.has_presence and not field.is_repeated
-    return _EventField(field.name, optional, (kind, field.name) in _SECRET_LISTS, to_wire, from_wire)
+    return (each(to_wire), each(from_wire)) if field.is_repeated else (to_wire, from_wire)
 
 
-_EVENT_PLANS: dict[str, tuple[_EventField, ...]] = {
-    kind: tuple(_event_field(kind, field) for field in message.DESCRIPTOR.fields)
-    for kind, message in _EVENT_TYPES.items()
-}
+_EVENTS = TypedEvents("saboteur.v1", pb, "kind", _converters,
+                      secret_lists={("hand_dealt", "cards"), ("nuggets_received", "values")})
+"""A dealt hand and a received payout only their own seat receives."""
 
 
 def encode_event(event: Event) -> pb.Event:
@@ -345,28 +303,9 @@ def encode_event(event: Event) -> pb.Event:
     Raises ValueError for a record-only event (the deal, the shuffles, the
     drawn nuggets), which no seat may receive and no message can carry.
     """
-    plan = _EVENT_PLANS.get(event.kind)
-    if plan is None:
-        raise ValueError(f"the Saboteur event {event.kind!r} is never sent to a seat")
-    data = event.data
-    body = {f.name: f.to_wire(data[f.name]) for f in plan if f.name in data}
-    if len(body) != len(data):
-        raise ValueError(f"saboteur.v1 has no field for {sorted(set(data) - set(body))} of {event.kind!r}")
-    return pb.Event(**{event.kind: _EVENT_TYPES[event.kind](**body)})
+    return pb.Event(**{event.kind: _EVENTS.body(event)})
 
 
 def decode_event(msg: pb.Event, seat: Seat) -> Event:
     """The engine `Event` of a `saboteur.v1.Event` received by `seat`."""
-    kind = msg.WhichOneof("kind")
-    if kind is None:
-        raise InvalidActionError("the event message sets no event kind")
-    body = getattr(msg, kind)
-    data = {}
-    for field in _EVENT_PLANS[kind]:
-        if field.optional and not body.HasField(field.name):
-            continue
-        value = getattr(body, field.name)
-        if field.secret_list and not value:
-            continue
-        data[field.name] = field.from_wire(value)
-    return Event(kind, data, frozenset((seat,)))
+    return _EVENTS.event(msg, seat)
