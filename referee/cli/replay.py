@@ -19,7 +19,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from referee.records import RecordError, read_record
+from referee.cli.record_arg import load_record
 from referee.render import MatchView
 from referee.replay import ReplayMismatch, steps
 from referee.untrusted import safe_line
@@ -33,12 +33,7 @@ from referee.untrusted import safe_line
 def replay(record_path: Path, seat: int | None, verify: bool, quiet: bool) -> None:
     """Re-run a match record from its seed and decisions and show it."""
     console = Console()
-    try:
-        record = read_record(record_path)
-    except RecordError as exc:  # it may quote the record, which quotes bots
-        raise click.UsageError(safe_line(exc)) from None
-    if seat is not None and not 0 <= seat < record.num_seats:
-        raise click.UsageError(f"--seat must be 0..{record.num_seats - 1}: the match had {record.num_seats} seats")
+    record = load_record(record_path, seat)
     view = None if quiet else MatchView(console, record.header, seat=seat)
     try:
         for step in steps(record):

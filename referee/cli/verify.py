@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from referee.audit import AuditFailed, audit
-from referee.records import RecordError, read_record
+from referee.cli.record_arg import load_record
 from referee.untrusted import safe_line
 
 
@@ -25,10 +25,7 @@ def verify(record_path: Path) -> None:
     to before the deal, every chance outcome follows from it, and every
     decision was legal (docs/records.md, "Provably fair deals")."""
     console = Console()
-    try:
-        record = read_record(record_path)
-    except RecordError as exc:  # it may quote the record, which quotes bots
-        raise click.UsageError(safe_line(exc)) from None
+    record = load_record(record_path)
     try:
         passed = audit(record)
     except AuditFailed as exc:

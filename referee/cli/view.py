@@ -18,8 +18,8 @@ from pathlib import Path
 
 import click
 
+from referee.cli.record_arg import load_record
 from referee.files import write_atomically
-from referee.records import RecordError, read_record
 from referee.replay import ReplayMismatch
 from referee.untrusted import safe_line
 
@@ -33,12 +33,7 @@ def view(record_path: Path, seat: int | None, out: Path | None) -> None:
     """Step through a match record in the browser, from any seat's view."""
     from referee.web.viewer import view_key, viewer_html
 
-    try:
-        record = read_record(record_path)
-    except RecordError as exc:  # it may quote the record, which quotes bots
-        raise click.UsageError(safe_line(exc)) from None
-    if seat is not None and not 0 <= seat < record.num_seats:
-        raise click.UsageError(f"--seat must be 0..{record.num_seats - 1}: the match had {record.num_seats} seats")
+    record = load_record(record_path, seat)
     try:
         page = viewer_html(record, None if seat is None else [seat])
     except ReplayMismatch as exc:
