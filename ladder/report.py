@@ -146,13 +146,16 @@ def _shown_match(match: dict[str, Any]) -> dict[str, Any]:
 def _history_chart(points: dict[int, list[dict[str, Any]]], standings: Sequence[dict[str, Any]],
                    last_match: int) -> dict[str, Any]:
     """Each ranked bot that has played, in the standings' order: its
-    [match, mu, sigma] after each of its matches, thinned."""
+    [match, mu, sigma] after each of its matches, thinned, from its
+    starting rating just before its first match (a bot that came later
+    has no line before it came)."""
     series = []
     for row in standings:
         shown = thinned(points.get(row["bot_id"], []), last_match)
-        if shown:
+        if len(shown) > 1:
+            start = {**shown[0], "match": shown[1]["match"] - 1}
             series.append({"bot": _label(row), "points": [
-                [p["match"], round(p["mu"], DIGITS), round(p["sigma"], DIGITS)] for p in shown]})
+                [p["match"], round(p["mu"], DIGITS), round(p["sigma"], DIGITS)] for p in [start, *shown[1:]]]})
     return {"band_sigmas": BAND_SIGMAS, "matches": last_match, "series": series}
 
 

@@ -1,7 +1,8 @@
-"""The report's size stays bounded as a ladder grows (issue 29): its rating
-history keeps at most the start and one point per stretch of matches for
-each bot (ladder.report.thinned), every kept point a real one, the last
-being the rating the standings show.
+"""The report's rating history (issue 29): its size stays bounded as a
+ladder grows, keeping at most the start and one point per stretch of
+matches for each bot (ladder.report.thinned), every kept point a real one,
+the last being the rating the standings show; a bot that came later starts
+where it came.
 
 The ladder is run in-process with the fake match runner (real scheduler,
 ratings and store) and reported through `referee report`; what the page
@@ -60,3 +61,23 @@ def test_thinning_keeps_the_start_and_the_last_point_of_each_stretch() -> None:
                                                                           900, 999]
     few = points[:11]
     assert thinned(few, 1000, stretches=10) == few  # no more than a chart keeps: all of them
+
+
+def test_a_bot_that_came_later_starts_its_line_where_it_came(tmp_path: Path) -> None:
+    db = tmp_path / "ladder.sqlite"
+    with Store(db) as store:
+        ids = add_bots(store, ["alpha", "bravo", "charlie"])
+        runner = FakeRunner(strength=dict(zip(ids, [0.0, 0.5, 1.0])))
+        Ladder(store, InlinePool(runner), LadderConfig(matches=6, sizes=(3,), seed=5)).run()
+        ids += add_bots(store, ["delta"])
+        Ladder(store, InlinePool(runner), LadderConfig(matches=12, sizes=(3,), seed=6)).run()
+        stored = history_points(store, "gnadenlos")  # by bot id: the start (match 0), then each match played
+    out = tmp_path / "report.html"
+    referee("report", "--db", str(db), "--out", str(out), "--viewers", "0")
+    shown = {s["bot"]: s["points"] for s in page_data(out.read_text())["charts"]["history"]["series"]}
+    names = dict(zip(ids, ["alpha 1", "bravo 1", "charlie 1", "delta 1"]))
+    assert set(shown) == set(names.values())
+    for bot_id, points in stored.items():
+        start, first = points[0], points[1]["match"]
+        assert shown[names[bot_id]][0] == [first - 1, round(start["mu"], 2), round(start["sigma"], 2)]
+    assert shown["alpha 1"][0][0] == 0 and shown["delta 1"][0][0] >= 6
