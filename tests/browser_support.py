@@ -5,9 +5,10 @@ Debian's `chromium` and `chromium-driver` (/usr/bin/chromium,
 `browsers`). The browser starts with a fresh profile and everything that
 would reach out on its own turned off; its performance log records every
 network request a page makes, so a test can check that a page reached
-nothing but its own file (or its own server). Screenshots are kept in
-test-artifacts/ at the repository's top (git-ignored), one folder per test
-module, for a person to look at after the run.
+nothing but its own file (or its own server). A page can be laid out for a
+phone's width (`viewport`: Chromium's device emulation). Screenshots are
+kept in test-artifacts/ at the repository's top (git-ignored), one folder
+per test module, for a person to look at after the run.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ import pytest
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+WIDE = 1400
+"""px: the window's width, a desktop screen's."""
+PHONE = 390
+"""px: a phone's screen width (an iPhone 12 to 15's, in CSS pixels)."""
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--window-size=1400,1000")
@@ -75,12 +80,23 @@ def requested_urls(driver: Any) -> list[str]:
     return urls
 
 
-def screenshot(driver: Any, folder: str, name: str) -> Path:
-    """Keep a screenshot of the whole page as test-artifacts/<folder>/<name>.png."""
+def viewport(driver: Any, width: int, height: int = 1000) -> None:
+    """Lay pages out for a screen `width` x `height` CSS px, as a phone's
+    below 600 px wide (the page's viewport meta honoured, scrollbars over
+    the page), through Chromium's device emulation; it stays until changed.
+    The page gets a resize event, as it would on a real screen."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def screenshot(driver: Any, folder: str, name: str, width: int = WIDE) -> Path:
+    """Keep a screenshot of the whole page, laid out `width` px wide, as
+    test-artifacts/<folder>/<name>.png (the page stays laid out so)."""
     path = ARTIFACTS / folder / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
+    viewport(driver, width)
     height = driver.execute_script("return Math.max(document.body.scrollHeight, 800)")
-    driver.set_window_size(1400, min(int(height) + 40, 4000))
+    viewport(driver, width, min(int(height) + 40, 4000))
     driver.save_screenshot(str(path))
     return path
 

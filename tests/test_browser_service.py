@@ -37,7 +37,7 @@ from ladder.scheduler import Ladder, LadderConfig
 from ladder.store import Store
 from ladder_support import install_bot, random_bot_folder
 from report_support import (
-    RecordingRunner, check_plots, expected_standings, page_data, shown_matches, shown_standings,
+    RecordingRunner, check_charts, expected_standings, page_data, shown_matches, shown_standings,
 )
 from service_support import free_address, referee, start_service
 
@@ -132,7 +132,7 @@ def test_report_from_the_service_is_the_report_of_its_store(
     table = served_table(address)
     assert table["matches"] == MATCHES
     assert shown_standings(browser) == expected_standings(table)
-    check_plots(browser, table)
+    check_charts(browser, table)
     assert shown_matches(browser)[unfinished] is None
     assert all(url.startswith(("file://", "data:")) for url in requested_urls(browser))
     assert console_errors(browser) == []

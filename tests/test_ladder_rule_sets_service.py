@@ -93,7 +93,8 @@ def test_report_and_live_page_of_a_rule_set(data: Path, tmp_path: Path) -> None:
     with Store(data, create=False) as store:
         assert {m["match_id"] for m in varied["recent"]} == {m["match_id"] for m in store.matches("gnadenlos",
                                                                                                RULE_SET)}
-    assert max(p["x"][-1] for p in varied["figures"]["history"]["data"]) == VARIANT_MATCHES
+    history = varied["charts"]["history"]
+    assert history["matches"] == max(s["points"][-1][0] for s in history["series"]) == VARIANT_MATCHES
 
     from ladder.live import live_page  # what `referee ladder --variant --web` and `report --web --variant` serve
 

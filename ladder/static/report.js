@@ -1,5 +1,5 @@
 // The ladder report (ladder/report_page.py): the standings and recent
-// matches as tables, the plots with plotly.js (inlined in the page). Text
+// matches as tables, the charts through charts.js (ReportCharts). Text
 // goes in through textContent, never as HTML. A live page (data.live) gets
 // new data from the server that sent it, through server-sent events.
 (function () {
@@ -14,8 +14,19 @@
     return td;
   }
 
+  const NONE = "–";  // no value: never played, no next row
+
   function fixed(value, digits) {
-    return value === null || value === undefined ? "–" : Number(value).toFixed(digits);
+    return value === null || value === undefined ? NONE : Number(value).toFixed(digits);
+  }
+
+  // TrueSkill's P(this bot > the next row's), but only between two bots that have played:
+  // for one that has not, μ and σ are the starting rating (every such pair would say 50 %).
+  function aboveNext(row, next) {
+    if (!next) return ["", ""];
+    if (row.matches === 0) return [NONE, "not rated yet: no match played"];
+    if (next.matches === 0) return [NONE, "the next bot is not rated yet"];
+    return [Math.round(100 * row.p_above_next) + " %", ""];
   }
 
   function strikes(value) {
@@ -43,7 +54,7 @@
     header(table, [["#", true], ["bot", false], ["version", false], ["μ", true], ["σ", true], ["μ − 3σ", true],
       ["P(> next)", true], ["matches", true], ["wins", true], ["avg place", true],
       ...(withStrikes ? [["strikes", true]] : []), ["forfeits", true]]);
-    for (const row of rows) {
+    rows.forEach((row, index) => {
       const tr = document.createElement("tr");
       tr.dataset.bot = row.bot;
       if (!row.active) tr.className = "retired";
@@ -53,14 +64,15 @@
       cell(tr, fixed(row.mu, 2), "num mu");
       cell(tr, fixed(row.sigma, 2), "num sigma");
       cell(tr, fixed(row.conservative, 2), "num conservative");
-      cell(tr, row.p_above_next === null ? "" : Math.round(100 * row.p_above_next) + " %", "num p");
+      const [above, why] = aboveNext(row, rows[index + 1]);
+      cell(tr, above, "num p").title = why;
       cell(tr, String(row.matches), "num matches");
       cell(tr, String(row.wins), "num wins");
-      cell(tr, fixed(row.average_place, 2), "num place");
+      cell(tr, fixed(row.average_place, 2), "num average-place");
       if (withStrikes) cell(tr, strikes(row.strikes), "num strikes");
       cell(tr, String(row.forfeits), "num forfeits");
       table.appendChild(tr);
-    }
+    });
   }
 
   function matches(recent) {
@@ -71,11 +83,11 @@
       const tr = document.createElement("tr");
       tr.dataset.match = match.match_id;
       cell(tr, String(match.number), "num");
-      cell(tr, match.finished_at.slice(0, 16).replace("T", " "));
+      cell(tr, match.finished_at.slice(0, 16).replace("T", " "), "when");
       const seats = cell(tr, "");
       for (const seat of match.seats) {
         const span = document.createElement("span");
-        span.className = "place" + (seat.place === 1 ? " first" : "");
+        span.className = "chip" + (seat.place === 1 ? " first" : "");
         const place = document.createElement("b");
         place.textContent = String(seat.place);
         span.append(place, " " + seat.bot);
@@ -116,9 +128,7 @@
     document.body.dataset.matches = String(data.table.matches);
     standings(data.table.standings);
     matches(data.recent);
-    for (const [id, figure] of Object.entries(data.figures)) {
-      Plotly.react($(id), figure.data, figure.layout, data.plot_config);
-    }
+    window.ReportCharts.draw(data.charts);
   }
 
   const first = JSON.parse(document.getElementById("page-data").textContent);
