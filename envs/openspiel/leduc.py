@@ -90,14 +90,20 @@ class LeducState(pyspiel.State):
         self._dealt: list[int] = []
         self._table: Table | None = None
         self._public_dealt = False
+        self._awaiting_public = False
+        """Round 1's betting is over and the public card is still to be drawn (set after each move)."""
+
+    @property
+    def table(self) -> Table:
+        """The engine's match, once every seat has its card."""
+        if self._table is None:
+            raise ValueError("the cards are still being dealt: no match yet")
+        return self._table
 
     # ------------------------------------------------------------ chance
 
     def _public_pending(self) -> bool:
-        """Round 1's betting is over and the public card is still to be drawn."""
-        table = self._table
-        return (table is not None and not self._public_dealt and not table.is_over()
-                and self._public_view(table).round == 2)
+        return self._awaiting_public
 
     def current_player(self) -> int:
         if self._table is None or self._public_pending():
@@ -123,6 +129,7 @@ class LeducState(pyspiel.State):
         obj["public_card"] = card
         self._table = Table("leduc", _ENGINE.state_from_json(obj))
         self._public_dealt = True
+        self._awaiting_public = False
 
     # ------------------------------------------------------------ moves
 
@@ -136,7 +143,10 @@ class LeducState(pyspiel.State):
         elif self._public_pending():
             self._deal_public(action)
         else:
-            self._table.choose(self._table.deciding()[0], action)
+            table = self._table
+            table.choose(table.deciding()[0], action)
+            self._awaiting_public = (not self._public_dealt and not table.is_over()
+                                     and self._public_view(table).round == 2)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
