@@ -160,3 +160,25 @@ def test_openspiel_ismcts_plays_with_the_engines_determinization(name: str, para
                 action = pick.choice(state.legal_actions())
             state.apply_action(action)
         assert searched > 5 and abs(sum(state.returns())) < 1e-9
+
+
+@pytest.mark.parametrize("name, params", [("python_leduc", {"players": 3}), ("python_gnadenlos", {"players": 3}),
+                                          ("python_saboteur", {"players": 4})])
+def test_views_from_python_are_openspiels_own(name: str, params: dict[str, Any]) -> None:
+    """Called from Python, the view methods skip OpenSpiel's observer path
+    (which deals a new match to size each tensor); both give the same views."""
+    game = pyspiel.load_game(name, params)
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    compared = 0
+    while not state.is_terminal() and compared < 60:
+        for seat in range(game.num_players()):
+            for method in ("information_state_string", "observation_string", "information_state_tensor",
+                           "observation_tensor"):
+                assert getattr(state, method)(seat) == getattr(pyspiel.State, method)(state, seat), method
+            compared += 1
+        if state.is_simultaneous_node():
+            state.apply_actions([(state.legal_actions(p) or [0])[0] for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert compared >= 12

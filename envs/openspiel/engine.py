@@ -41,7 +41,7 @@ import pyspiel
 from google.protobuf.message import Message
 
 from botsdk.encoding import encoding_for
-from envs.openspiel.observer import SeatObserver
+from envs.openspiel.observer import DirectViews, SeatObserver
 from envs.table import Table
 from referee.games import load_game
 
@@ -94,7 +94,7 @@ def _view(state: "EngineState", player: int) -> Message:
     return state.table.message(player)
 
 
-class EngineState(pyspiel.State):
+class EngineState(DirectViews, pyspiel.State):
     """A position of an engine match. The engine state is made on first use
     (OpenSpiel clones a state by making a new one and copying its attributes)."""
 
@@ -110,6 +110,9 @@ class EngineState(pyspiel.State):
             game = self.get_game()
             self._table = Table.new(game.engine_name, game.players, self._seed, game.variant)
         return self._table
+
+    def _view(self, player: int) -> Message:
+        return self.table.message(player)
 
     def current_player(self) -> int:
         table = self.table

@@ -26,7 +26,7 @@ from google.protobuf.message import Message
 from botsdk.encoding import encoding_for
 from botsdk.encoding.leduc import NO_CARD
 from botsdk.pb.leduc.v1 import leduc_pb2 as pb
-from envs.openspiel.observer import SeatObserver
+from envs.openspiel.observer import DirectViews, SeatObserver
 from envs.table import Table
 from referee.games import load_game
 from referee.games.leduc.config import ANTE, MAX_PLAYERS, MIN_PLAYERS, RAISE_AMOUNTS
@@ -83,7 +83,7 @@ def _view(state: "LeducState", player: int) -> Message:
     return state.message(player)
 
 
-class LeducState(pyspiel.State):
+class LeducState(DirectViews, pyspiel.State):
     def __init__(self, game: LeducGame) -> None:
         super().__init__(game)
         self._players = game.players
@@ -174,6 +174,9 @@ class LeducState(pyspiel.State):
         return f"dealt {self._dealt}" if self._table is None else str(self._table.state.to_json())
 
     # ------------------------------------------------------------ views
+
+    def _view(self, player: int) -> Message:
+        return self.message(player)
 
     def message(self, seat: int) -> Message:
         """The seat's `leduc.v1.Observation`: the referee's, or at a chance node OpenSpiel's view of it."""

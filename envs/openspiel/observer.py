@@ -51,3 +51,35 @@ class SeatObserver:
         if self.information_state:
             return self.encoding.information_state_string(message)
         return self.encoding.observation_string(message)
+
+
+class DirectViews:
+    """The four view methods of a Python game's state, answered from Python.
+
+    OpenSpiel's own path (the observer above) sizes every tensor by making
+    a new initial state and writing its tensor first, which for our games
+    deals a whole match each call; called from Python, these give the same
+    values (tests/test_openspiel_games.py compares them with the C++ path)
+    without that. A subclass provides `_view(player)` and the game's
+    `encoding`."""
+
+    def _view(self, player: int) -> Message:
+        raise NotImplementedError
+
+    def _seat(self, player: int | None) -> int:
+        seat = self.current_player() if player is None else player  # type: ignore[attr-defined]
+        if not 0 <= seat < self.get_game().num_players():  # type: ignore[attr-defined]
+            raise ValueError(f"player {seat} has no view here (players 0 to {self.get_game().num_players() - 1})")  # type: ignore[attr-defined]
+        return int(seat)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self.get_game().encoding.information_state_string(self._view(self._seat(player)))  # type: ignore[attr-defined, no-any-return]
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.get_game().encoding.observation_string(self._view(self._seat(player)))  # type: ignore[attr-defined, no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return list(self.get_game().encoding.information_state_tensor(self._view(self._seat(player))))  # type: ignore[attr-defined]
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return list(self.get_game().encoding.observation_tensor(self._view(self._seat(player))))  # type: ignore[attr-defined]
