@@ -49,6 +49,7 @@ from ladder.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.store import BotRow, Store
 from ladder.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
+from referee.games import load_game
 
 log = logging.getLogger(__name__)
 
@@ -444,15 +445,16 @@ def seatable(game: str, sizes: Sequence[int], roster_size: int) -> tuple[tuple[i
     playable = tuple(n for n in sizes if n <= roster_size)
     skipped = [n for n in sizes if n > roster_size]
     bots = f"{roster_size} bot{'s' * (roster_size != 1)}"
+    title = load_game(game).title
     if not playable:
         raise LadderError(
-            f"{game} tables of {_size_list(skipped)} players need as many different bots and the {game} "
+            f"{title} tables of {_size_list(skipped)} players need as many different bots and the {title} "
             f"ladder has {bots}: register more with `referee submit` (or choose a smaller --players)"
         )
     if not skipped:
         return playable, None
-    return playable, (f"{game} tables of {_size_list(skipped)} players are skipped: each needs as many different "
-                      f"bots and the {game} ladder has {bots}; register more with `referee submit`")
+    return playable, (f"{title} tables of {_size_list(skipped)} players are skipped: each needs as many different "
+                      f"bots and the {title} ladder has {bots}; register more with `referee submit`")
 
 
 def _size_list(sizes: Sequence[int]) -> str:

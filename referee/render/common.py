@@ -26,6 +26,20 @@ Json = Mapping[str, Any]
 T = TypeVar("T")
 
 
+def seat_names(header: Json) -> list[str]:
+    """The names a record's seats are shown by (escaped): the label the
+    referee gave each bot, not its handshake name, which two versions of
+    one bot share (`mcts[1]` and `mcts[3]` look alike; `mcts-0.05[1]` and
+    `mcts-0.2[3]` do not). A ladder labels a bot NAME@VERSION; the
+    @VERSION is left out unless another seat has the same NAME. A record
+    without labels (none older than the format's first version is) falls
+    back on the handshake names."""
+    labels = [str(seat.get("label") or seat["name"]) for seat in header["seats"]]
+    bare = [label.partition("@")[0] for label in labels]
+    counts = Counter(bare)
+    return [safe_line(name if counts[name] == 1 else label) for name, label in zip(bare, labels)]
+
+
 def seat_label(seat: int, names: Sequence[str]) -> Text:
     """A seat's name (a bot's own choice: escaped, never markup) and number."""
     style = SEAT_STYLES[seat % len(SEAT_STYLES)]
