@@ -9,6 +9,7 @@ only read it) and turns every expected failure into one clear error line.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -17,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import Store, StoreError, default_db_path, version_log_path
@@ -25,7 +25,7 @@ from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
 from referee.log_tail import last_lines
 from referee.sandbox import capabilities
-from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
+from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line
 
 if TYPE_CHECKING:
     from ladder.cluster import DaskPool
@@ -108,9 +108,13 @@ def remote(server: str, token: str | None, tls_ca: Path | None) -> Iterator[Remo
 
 
 def make_console() -> Console:
-    """A console; when output goes to a file or pipe, wide enough that the
-    standings table is not squeezed into 80 columns."""
-    return Console() if sys.stdout.isatty() else Console(width=PIPE_WIDTH)
+    """A console as wide as the terminal; for output to a file or pipe as
+    wide as $COLUMNS says, else PIPE_WIDTH, so that a log's standings
+    table is not squeezed into rich's 80 columns."""
+    if sys.stdout.isatty():
+        return Console()
+    columns = os.environ.get("COLUMNS", "")
+    return Console(width=int(columns) if columns.isdigit() and int(columns) > 0 else PIPE_WIDTH)
 
 
 @contextmanager
@@ -288,13 +292,10 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
              "registered": b.created_at} for b in rows
         ], indent=2))
         return
-    table = Table(title="registered bots", title_justify="left")
-    for column in ("name", "version", "kind", "active", "games", "sha256", "registered", "description"):
-        table.add_column(column)
-    for b in rows:  # name, version and description are the submitter's words: escaped, never markup
-        table.add_row(safe_text(b.name), safe_text(b.version), b.kind, "yes" if b.active else "",
-                      safe_text(",".join(b.games)), b.content_hash[:12], b.created_at, safe_text(b.description))
-    make_console().print(table)
+    from ladder.render import bots_table
+
+    console = make_console()
+    console.print(bots_table(rows, width=console.width))
 
 
 @click.command()
@@ -335,7 +336,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
            variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.progress import ProgressLines
-    from ladder.render import LiveView, pairs_report, standings_table, versus_report
+    from ladder.render import LiveView, pairs_report, standings_table, table_notes, versus_report
     from ladder.roster import register_builtins
     from ladder.rule_set_names import heading, rule_set_of
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
@@ -400,10 +401,12 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         pairs = pair_statuses(store, game, rows, confidence=confidence, margin=config.margin, rule_set=rule_set)
         console.print(standings_table(rows, heading(game, rule_set), pairs, width=console.width,
                                       set_size=mean_set_size(store, game, rule_set)))
+        console.print(table_notes(confidence, config.margin))
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
-        console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
-                      f"records in {store.records_dir}")
-        console.print(reveal_line(store, game), markup=False, highlight=False, soft_wrap=True)
+        console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures (a match that "
+                      f"fails for a reason not a bot's own is retried and never rated); records in "
+                      f"{store.records_dir}", markup=False, highlight=False)
+        console.print(reveal_line(store, game), markup=False, highlight=False)
         names = {b.bot_id: b.label for b in store.bots()}
         if until_stable:
             console.print(pairs_report(status, names, mean_set_size(store, game, rule_set)))
@@ -423,9 +426,10 @@ def reveal_line(store: Store, game: str) -> str:
 
     last = chain_reveals(store, game)[-1]
     if last.complete:
-        shown = f"its ladder seed {last.revealed}"
+        shown = f"its ladder seed {last.revealed}, from which every deal of the chain follows"
     elif last.revealed is not None:
-        shown = f"sets 1-{last.revealed_index} by element {last.revealed} (the rest are still to be played)"
+        shown = (f"the deals of sets 1-{last.revealed_index}, by chain element {last.revealed_index} "
+                 f"({last.revealed}), from which they follow (the later sets are still to be played)")
     else:
         shown = "nothing yet (no set finished)"
     return f"deals revealed: seed chain {last.chain_id}, {shown}; `referee ladder-audit` checks every match"
@@ -502,6 +506,10 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
     from ladder.rule_set_names import heading
     from ladder.standings import pair_statuses, standings
 
+    elsewhere = other_games(store, game)
+    if elsewhere:
+        console.print(elsewhere, markup=False, highlight=False)
+        return
     rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)
     pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin, rule_set=rule_set)
     console.print(standings_table(rows, f"{heading(game, rule_set)}: {store.match_count(game, rule_set)} matches",
@@ -516,6 +524,21 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
         console.print(h2h_table(store, game, rows, rule_set))
     if seats:
         console.print(seats_table(store, game, rule_set))
+
+
+def other_games(store: Store, game: str) -> str | None:
+    """When `game` has no matches in the store but other games do, the line
+    that says so and how to show theirs (an empty table would say nothing)."""
+    from referee.games import load_game
+
+    if store.rule_sets(game):
+        return None
+    counts = {name: sum(store.rule_sets(name).values()) for name in store.games() if name != game}
+    if not counts:
+        return None
+    listed = "; ".join(f"{load_game(name).title}, {count} matches: `referee table --game {name}`"
+                       for name, count in counts.items())
+    return f"this store has no {load_game(game).title} matches; its ladders: {listed}"
 
 
 @click.command()

@@ -104,6 +104,12 @@ class GameRenderer:
         """Whether a step whose visible events have these kinds is followed by the table."""
         return True
 
+    def shows_table_in_log(self, kinds: Collection[str]) -> bool:
+        """The same for output that scrolls (a log, a pipe) instead of one
+        screen redrawn in place, where every table drawn stays: by default
+        as often; a game whose table is large draws it less often there."""
+        return self.shows_table(kinds)
+
     def observed(self, observations: Sequence[Json]) -> None:
         """The viewer's observations after a step (for a renderer that follows the match)."""
 
