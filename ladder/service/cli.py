@@ -203,12 +203,14 @@ def token_list(db_path: Path | None) -> None:
 @db_option
 def token_revoke(name: str, db_path: Path | None) -> None:
     """Revoke NAME's token (its bots stay registered and stay NAME's)."""
-    from ladder.access import Access
+    from ladder.access import Access, AccessError
 
     access = Access((db_path or default_db_path()).parent)
     try:
         if not access.revoke(name):
             raise click.ClickException(f"no token named {name!r}; `referee token list` shows them")
+    except AccessError as exc:
+        raise click.ClickException(str(exc)) from None
     finally:
         access.close()
     click.echo(f"revoked the token of {name}")
