@@ -1,4 +1,4 @@
-"""The ladder's commands: `referee submit`, `bots`, `ladder`, `table` and `logs`.
+"""The ladder's commands: `referee submit`, `retire`, `bots`, `ladder`, `table` and `logs`.
 
 Registered in referee/cli/main.py's lazy command table; each command opens
 the store (default `$REFEREE_DATA/ladder.sqlite` or `./data/ladder.sqlite`;
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +20,7 @@ import click
 from rich.console import Console
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
-from ladder.store import Store, StoreError, default_db_path, version_log_path
+from ladder.store import BotRow, Store, StoreError, default_db_path, version_log_path
 from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
 from referee.log_tail import last_lines
@@ -245,6 +245,7 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
         with remote(server, token, tls_ca) as service:
             done = service.submit(path, name=name, version=version, games=games, startup_timeout=startup_timeout,
                                   move_time=move_time, variants=tags)
+            versions = [b for b in service.bots() if b.name == done.name] if done.new else []
     else:
         with open_store(db_path) as store:
             try:
@@ -252,11 +253,12 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
                                  startup_timeout=startup_timeout, move_time=move_time, limits=limits)
             except SubmissionError as exc:  # it may quote the submission (file names, bot.toml, the bot's words)
                 raise click.ClickException(refusal(exc, exc.log)) from None
+            versions = store.bot_versions(done.name)
     plays = ", ".join(done.games) + (f" with variants {', '.join(done.variants)}" if done.variants else "")
     if done.new:
         twins = f"; identical to {', '.join(done.twins)}, rated as a bot of its own" if done.twins else ""
         click.echo(f"registered {done.name} version {done.version} for {plays} "
-                   f"(sha256 {done.content_hash[:12]}){twins}")
+                   f"(sha256 {done.content_hash[:12]}){twins}{fresh_rating(done.name, done.version, versions)}")
     else:
         click.echo(f"{done.name} version {done.version} is already registered with identical content "
                    f"(for {plays}); nothing to do")
@@ -270,6 +272,42 @@ def refusal(exc: Exception, log: Path | None) -> str:
     if lines:
         message += "\nits last lines of output:\n" + "\n".join(f"  {line}" for line in lines)
     return message
+
+
+@click.command()
+@click.argument("name")
+@db_option
+@remote_options
+def retire(name: str, db_path: Path | None, server: str | None, token: str | None, tls_ca: Path | None) -> None:
+    """Take a bot out of the ladder: its active version plays no more matches (its rating and history stay)."""
+    if server is not None:
+        with remote(server, token, tls_ca) as service:
+            retired_name, retired_version = service.retire(name)
+        label = f"{retired_name}@{retired_version}"
+    else:
+        with open_store(db_path, create=False) as store:
+            label = retire_local(store, name)
+    click.echo(f"retired {safe_line(label)}: it plays no more matches (a ladder drops those planned with it); its "
+               f"rating and history stay (`referee table --all`); a new version (`referee submit`) brings "
+               f"{safe_line(name)} back")
+
+
+def retire_local(store: Store, name: str) -> str:
+    """Retire the active version of `name` in `store`; its label. A built-in
+    bot is not retired (the next `referee ladder` would register it again:
+    `--no-builtins` keeps them out). Raises click.ClickException."""
+    if store.read_only is not None:
+        raise click.ClickException(store.refusal())
+    active = [b for b in store.bot_versions(name) if b.active]
+    if active and active[-1].kind == "builtin":
+        raise click.ClickException(f"{name} is a built-in bot, registered again by every `referee ladder`: "
+                                   "`referee ladder --no-builtins` leaves the built-ins out of a run")
+    retired = store.retire(name)
+    if retired is None:
+        known = ", ".join(b.name for b in store.bots(active_only=True)) or "none"
+        raise click.ClickException(f"no active bot named {safe_line(name)!r} in {store.path}; the active bots: "
+                                   f"{safe_line(known)}")
+    return retired.label
 
 
 @click.command()
@@ -321,7 +359,8 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
 @click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
 @click.option("--recompute", is_flag=True, help="Recompute ratings from the stored results, compare, and exit.")
-@click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
+@click.option("--no-builtins", is_flag=True, help="Leave the built-in bots out: not registered, and those registered "
+              "before do not play.")
 @click.option("--seed", type=int, default=None,
               help="Seed of the matchmaking (which bots meet, seats); deals come from the committed seed chain.")
 @variant_option("A variant option of the game, NAME=VALUE (repeatable): a ladder of that rule set, rated apart "
@@ -368,9 +407,10 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                 click.echo("recomputed ratings differed from the stored ones; the stored ones were replaced")
             return
         if not no_builtins:
-            register_builtins(store, game)
+            for note in renewed_builtins(store, lambda: register_builtins(store, game)):
+                console.print(note, markup=False, highlight=False)
         try:  # refuse before any worker starts; the run itself warns of skipped sizes
-            seatable(game, sizes, len(game_roster(store, game, variant)))
+            seatable(game, sizes, len(game_roster(store, game, variant, builtins=not no_builtins)))
         except LadderError as exc:
             raise click.ClickException(str(exc)) from None
         pair = find_versus(store, game, versus, variant) if versus else None
@@ -379,7 +419,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         sprt = Sprt(margin or Sprt().margin, alpha, beta)
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
                               margin=margin or DEFAULT_MARGIN, versus=pair, sprt=sprt,
-                              sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)
+                              sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed,
+                              builtins=not no_builtins)
         pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
         if web_port is not None:  # the live page (ladder/live.py) reads the store beside the run
             from ladder.live import live_page
@@ -418,6 +459,26 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
             raise SystemExit(EXIT_INTERRUPTED)
         if (until_stable or versus) and not status.stable:
             raise SystemExit(EXIT_UNSETTLED)
+
+
+def renewed_builtins(store: Store, register: Callable[[], object]) -> list[str]:
+    """`register` the built-in bots; a line for each whose code changed
+    since its last registration: a new version, with a fresh rating."""
+    before = {b.name: b.label for b in store.bots(active_only=True) if b.kind == "builtin"}
+    register()
+    return [f"note: the built-in {b.name} has a new version, {b.version} (its code changed): it starts with a fresh "
+            f"rating; {before[b.name]} keeps its own (`referee table --all` shows it)"
+            for b in store.bots(active_only=True) if b.kind == "builtin" and before.get(b.name, b.label) != b.label]
+
+
+def fresh_rating(name: str, version: str, versions: Sequence[BotRow]) -> str:
+    """What a newly registered version means for its rating, when `name`
+    had versions before: it starts afresh, the older ones keep theirs."""
+    earlier = [b.label for b in versions if b.version != version]
+    if not earlier:
+        return ""
+    return (f"; a new version of {name}: it starts with a fresh rating (each version is rated apart), "
+            f"{earlier[-1]} keeps its own (`referee table --all` shows it)")
 
 
 def reveal_line(store: Store, game: str) -> str:

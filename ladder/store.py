@@ -28,7 +28,7 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,10 +186,10 @@ class Store:
         self.read_only = read_only_reason(self.path)
         """Why the store cannot be written (None: it can)."""
         if create and self.read_only is not None:
-            raise StoreError(self._refusal())
+            raise StoreError(self.refusal())
         self._conn = self._connect(create)
 
-    def _refusal(self) -> str:
+    def refusal(self) -> str:
         """The one line a writing command gets on a store it cannot write."""
         return (f"the store {self.root} is read-only ({self.read_only}): this command writes to it; run it on a "
                 "writable copy of the folder or pass --db with a writable store (table, bots, logs, report and "
@@ -203,7 +203,7 @@ class Store:
                 self._close_to_bots()
         except PermissionError:  # the checks above passed, but a folder inside the store refused us
             self.read_only = NOT_WRITABLE
-            raise StoreError(self._refusal()) from None
+            raise StoreError(self.refusal()) from None
         try:
             if self.read_only is None:
                 conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
@@ -499,6 +499,13 @@ class Store:
              "bot_ids": tuple(json.loads(r["bot_ids"])), "attempts": r["attempts"]}
             for r in rows
         ]
+
+    def drop_planned(self, set_ids: Collection[str]) -> int:
+        """Unplan every match of the duplicate sets `set_ids` (they can
+        never be played); returns how many. Their deals may then be
+        revealed (ladder.deal_audit), as an abandoned set's are."""
+        with self.transaction() as conn:
+            return sum(conn.execute("DELETE FROM planned WHERE set_id = ?", (set_id,)).rowcount for set_id in set_ids)
 
     def record_failure(self, match_id: str, attempt: int, kind: str, detail: str, *, abandon: bool) -> None:
         """Note a match that failed for a reason that is not a bot's; it stays

@@ -84,7 +84,7 @@ def test_the_report_reads_a_read_only_store(store: Path, tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("command", [
-    ["ladder", "--matches", "1"], ["ladder", "--recompute"], ["serve"],
+    ["ladder", "--matches", "1"], ["ladder", "--recompute"], ["serve"], ["retire", "alpha"],
     ["submit", "BOT", "--name", "delta"], ["token", "add", "bob"], ["token", "revoke", "ann"],
 ])
 def test_writing_commands_say_the_store_is_read_only(store: Path, tmp_path: Path, command: list[str]) -> None:

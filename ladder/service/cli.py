@@ -50,7 +50,8 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
               show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
 @click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
-@click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
+@click.option("--no-builtins", is_flag=True, help="Leave the built-in bots out: not registered, and those registered "
+              "before do not play.")
 @click.option("--seed", type=int, default=None, help="Seed of the matchmaking (tables and deals).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
               help="Play this rule set's ladder, NAME=VALUE (repeatable; default: the base rules): it seats only the "
@@ -120,7 +121,7 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
                    f"TLS {'on' if tls else 'off'}); Ctrl-C stops it", err=True)
         stop_on_sigterm()
         config = LadderConfig(game=game, matches=sys.maxsize, sizes=sizes, duplicate=not no_duplicate,
-                              variant=variant, seed=seed)
+                              variant=variant, seed=seed, builtins=not no_builtins)
 
         def pool() -> object:
             try:
