@@ -29,7 +29,9 @@ from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line
 
 if TYPE_CHECKING:
     from ladder.cluster import DaskPool
+    from ladder.config_file import LadderFile
     from ladder.service.client import Remote
+    from referee.sandbox import Limits as BotLimits
 
 DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
@@ -48,15 +50,22 @@ db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The ladder database (default: $REFEREE_DATA/ladder.sqlite or ./data/ladder.sqlite).",
 )
+GAME_KEYS = ("players", "variants")
+"""The --config file's settings that belong to its game."""
+
+
 def _known_game(ctx: click.Context, param: click.Parameter, game: str) -> str:
     """--game must name a game the referee runs (an unknown one is an error,
-    not an empty ladder)."""
+    not an empty ladder). Another game than the --config file's leaves out
+    the file's table sizes and rule set, which are its game's."""
     from referee.games import load_game
 
     try:
         load_game(game)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+    if ctx.default_map and ctx.default_map.get("game", game) != game:
+        ctx.default_map = {key: value for key, value in ctx.default_map.items() if key not in GAME_KEYS}
     return game
 
 
@@ -79,6 +88,33 @@ scheduler_option = click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT",
     help="Play the matches on this Dask cluster (`dask scheduler` and `dask worker`s) instead of an embedded one.",
 )
+
+
+def _read_config(ctx: click.Context, param: click.Parameter, path: Path | None) -> LadderFile | None:
+    """Read --config first (it is eager): its keys become the defaults of
+    the command's options, so a flag given on the command line wins."""
+    from ladder.config_file import ConfigError, read_config
+
+    if path is None:
+        return None
+    try:
+        found = read_config(path)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    names = {option.name for option in ctx.command.params}
+    ctx.default_map = {**(ctx.default_map or {}), **{k: v for k, v in found.options.items() if k in names}}
+    return found
+
+
+def config_option(*, exposed: bool) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """--config FILE: the ladder described once (ladder/config_file.py,
+    docs/ladder.md); with `exposed` the command also gets the read file
+    (parameter `ladder_file`) for what has no flag, the bots' limits."""
+    return click.option(
+        "--config", "ladder_file", type=click.Path(dir_okay=False, path_type=Path), default=None, is_eager=True,
+        expose_value=exposed, callback=_read_config, metavar="FILE",
+        help="Read the ladder's settings from this TOML file (docs/ladder.md); options given here win over it.",
+    )
 
 
 def remote_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -140,13 +176,15 @@ def check_cluster_options(workers: int | None, scheduler: str | None) -> None:
 
 
 @contextmanager
-def dask_pool(scheduler: str | None, move_time: float, workers: int | None, logs_dir: Path) -> Iterator[DaskPool]:
-    """The matches' Dask pool (ladder/cluster.py), closed on the way out;
-    a cluster that cannot be had is one error line."""
+def dask_pool(scheduler: str | None, move_time: float, workers: int | None, logs_dir: Path,
+              limits: BotLimits | None = None) -> Iterator[DaskPool]:
+    """The matches' Dask pool (ladder/cluster.py), its bots under `limits`
+    (default: the sandbox's), closed on the way out; a cluster that cannot
+    be had is one error line."""
     from ladder.cluster import ClusterError, open_pool
 
     try:
-        pool = open_pool(scheduler, move_time, workers=workers, logs_dir=logs_dir)
+        pool = open_pool(scheduler, move_time, workers=workers, logs_dir=logs_dir, limits=limits)
     except ClusterError as exc:
         raise click.ClickException(str(exc)) from None
     try:
@@ -369,10 +407,12 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
 @db_option
 @click.option("--web", "web_port", type=click.IntRange(0, 65535), default=None,
               help="Serve the live standings page on this port of 127.0.0.1 while the ladder runs.")
+@config_option(exposed=True)
 def ladder(matches: int | None, until_stable: bool, confidence: float, margin: float | None,
            versus: tuple[str, str] | None, alpha: float, beta: float, workers: int | None,
            scheduler: str | None, move_time: float, players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
-           variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None) -> None:
+           variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None,
+           ladder_file: LadderFile | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.progress import ProgressLines
     from ladder.render import LiveView, pairs_report, standings_table, table_notes, versus_report
@@ -421,7 +461,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                               margin=margin or DEFAULT_MARGIN, versus=pair, sprt=sprt,
                               sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed,
                               builtins=not no_builtins)
-        pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
+        pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir,
+                                            ladder_file.limits if ladder_file is not None else None))
         if web_port is not None:  # the live page (ladder/live.py) reads the store beside the run
             from ladder.live import live_page
 
@@ -531,6 +572,7 @@ def find_versus(store: Store, game: str, names: tuple[str, str],
 @confidence_option
 @margin_option
 @remote_options
+@config_option(exposed=False)
 def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool,
           variants: tuple[str, ...], confidence: float, margin: float | None, server: str | None,
           token: str | None, tls_ca: Path | None) -> None:

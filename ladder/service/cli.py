@@ -23,14 +23,15 @@ from typing import TYPE_CHECKING
 import click
 
 from ladder.cli import (
-    DEFAULT_MOVE_TIME, MIN_MOVE_TIME, check_cluster_options, db_option, game_option, open_store, parse_players,
-    parse_variant, scheduler_option, workers_option,
+    DEFAULT_MOVE_TIME, MIN_MOVE_TIME, check_cluster_options, config_option, db_option, game_option, open_store,
+    parse_players, parse_variant, scheduler_option, workers_option,
 )
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import StoreError, default_db_path
 from referee.durations import Duration, format_duration
 
 if TYPE_CHECKING:
+    from ladder.config_file import LadderFile
     from ladder.service.events import Broadcaster
 
 DEFAULT_LISTEN = "127.0.0.1:50061"
@@ -66,10 +67,11 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
               help="Also serve the live standings page here (HTTP, on 127.0.0.1 unless HOST is given; 0: any port).")
 @game_option
 @db_option
+@config_option(exposed=True)
 def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Path | None, scheduler: str | None,
           workers: int | None, move_time: float, players: str, no_duplicate: bool, no_builtins: bool,
           seed: int | None, variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, web: str | None,
-          game: str, db_path: Path | None) -> None:
+          game: str, db_path: Path | None, ladder_file: LadderFile | None) -> None:
     """Run the ladder continuously and answer its API (submissions, standings, live stream)."""
     from ladder.access import Access
     from ladder.cluster import ClusterError, open_pool
@@ -125,7 +127,8 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
 
         def pool() -> object:
             try:
-                return open_pool(scheduler, move_time, workers=workers, logs_dir=store.logs_dir)
+                return open_pool(scheduler, move_time, workers=workers, logs_dir=store.logs_dir,
+                                 limits=ladder_file.limits if ladder_file is not None else None)
             except ClusterError as exc:
                 raise click.ClickException(str(exc)) from None
 
