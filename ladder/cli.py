@@ -50,6 +50,7 @@ db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The ladder database (default: $REFEREE_DATA/ladder.sqlite or ./data/ladder.sqlite).",
 )
+
 GAME_KEYS = ("players", "variants")
 """The --config file's settings that belong to its game."""
 
