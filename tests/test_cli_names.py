@@ -13,8 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from ladder.dispatch import InlinePool
+from ladder.progress import ProgressLines
 from ladder.roster import register_builtins
+from ladder.scheduler import Ladder, LadderConfig
 from ladder.store import Store
+from ladder_support import FakeRunner, add_bots
 from referee.web.page import DATA_ID
 
 
@@ -74,3 +80,22 @@ def test_play_names_a_built_in_by_its_spec() -> None:
     played = referee("play", "--game", "leduc", "--bot", "mcts:50ms", "--bot", "mcts:0.1", "--seed", "1")
     assert played.returncode == 0, played.stderr
     assert seat_names(played.stdout) == {("mcts:50ms", "0"), ("mcts:0.1", "1")}
+
+
+def test_a_ladder_log_names_two_versions_of_one_bot_with_their_versions(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`referee ladder`'s line per match in a log (ladder/progress.py): a
+    --versus run seats both versions of one bot at every table."""
+    with Store(tmp_path / "data" / "ladder.sqlite") as store:
+        [old] = add_bots(store, ["mine"])
+        with store.transaction() as conn:
+            new = store.add_bot(conn, name="mine", version="2", content_hash="hash-mine-2", kind="submitted",
+                                command=["fake"], folder="bots/mine2", games=["gnadenlos"])
+        add_bots(store, ["other"])
+        lines = ProgressLines(store, 3)
+        Ladder(store, InlinePool(FakeRunner()), LadderConfig(matches=3, sizes=(3,), seed=1, versus=(new, old)),
+               on_update=lines.update).run()
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3
+    assert all(re.search(r"\d mine@2\b", line) and re.search(r"\d mine@1\b", line) and " other" in line
+               for line in out), out
