@@ -24,7 +24,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.store import now_iso
+from ladder.store import connect_read_only, now_iso, read_only_reason
 from referee.files import PRIVATE_FILE, private_folders
 
 ACCESS_DB = "access.sqlite"
@@ -65,13 +65,29 @@ class Access:
     """The tokens and bot owners of one data folder."""
 
     def __init__(self, data_dir: Path) -> None:
-        private_folders(data_dir)
+        """The tokens of `data_dir`; a data folder that cannot be written
+        (read-only media) is only read: adding or revoking a token is then
+        an AccessError."""
         self.path = data_dir / ACCESS_DB
-        os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
-        self._conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        self._conn.execute("PRAGMA journal_mode = WAL")
+        self.read_only = read_only_reason(self.path)
+        if self.read_only is not None and self.path.exists():
+            self._conn = connect_read_only(self.path, self.read_only)
+            return
+        if self.read_only is not None:  # no token was ever issued here
+            self._conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        else:
+            private_folders(data_dir)
+            os.close(os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE))
+            self._conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode = WAL")
         for statement in _SCHEMA.split(";"):
             self._conn.execute(statement)
+
+    def _writable(self) -> None:
+        """Raise AccessError when the tokens cannot be changed here."""
+        if self.read_only is not None:
+            raise AccessError(f"the data folder {self.path.parent} is read-only ({self.read_only}): its tokens "
+                              "can be listed, not changed; run this on a writable copy of the folder")
 
     def close(self) -> None:
         self._conn.close()
@@ -83,6 +99,7 @@ class Access:
         Raises AccessError for a bad or taken name."""
         if not TOKEN_NAME.match(name):
             raise AccessError(f"token name {name!r} must be 1-64 letters, digits, '.', '_', '@' or '-'")
+        self._writable()
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         try:
             self._conn.execute("INSERT INTO tokens (name, digest, created_at) VALUES (?, ?, ?)",
@@ -93,7 +110,9 @@ class Access:
         return token
 
     def revoke(self, name: str) -> bool:
-        """Revoke the token `name` (its bots stay, and stay its name's)."""
+        """Revoke the token `name` (its bots stay, and stay its name's).
+        Raises AccessError when the data folder is read-only."""
+        self._writable()
         return self._conn.execute("DELETE FROM tokens WHERE name = ?", (name,)).rowcount > 0
 
     def tokens(self) -> list[Token]:

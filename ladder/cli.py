@@ -1,4 +1,4 @@
-"""The ladder's commands: `referee submit`, `bots`, `ladder`, `table` and `logs`.
+"""The ladder's commands: `referee submit`, `retire`, `bots`, `ladder`, `table` and `logs`.
 
 Registered in referee/cli/main.py's lazy command table; each command opens
 the store (default `$REFEREE_DATA/ladder.sqlite` or `./data/ladder.sqlite`;
@@ -9,27 +9,29 @@ only read it) and turns every expected failure into one clear error line.
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
-from ladder.store import Store, StoreError, default_db_path, version_log_path
+from ladder.store import BotRow, Store, StoreError, default_db_path, version_log_path
 from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
 from referee.log_tail import last_lines
 from referee.sandbox import capabilities
-from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line, safe_text
+from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line
 
 if TYPE_CHECKING:
     from ladder.cluster import DaskPool
+    from ladder.config_file import LadderFile
     from ladder.service.client import Remote
+    from referee.sandbox import Limits as BotLimits
 
 DEFAULT_GAME = "gnadenlos"
 DEFAULT_MATCHES = 48
@@ -48,15 +50,23 @@ db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The ladder database (default: $REFEREE_DATA/ladder.sqlite or ./data/ladder.sqlite).",
 )
+
+GAME_KEYS = ("players", "variants")
+"""The --config file's settings that belong to its game."""
+
+
 def _known_game(ctx: click.Context, param: click.Parameter, game: str) -> str:
     """--game must name a game the referee runs (an unknown one is an error,
-    not an empty ladder)."""
+    not an empty ladder). Another game than the --config file's leaves out
+    the file's table sizes and rule set, which are its game's."""
     from referee.games import load_game
 
     try:
         load_game(game)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+    if ctx.default_map and ctx.default_map.get("game", game) != game:
+        ctx.default_map = {key: value for key, value in ctx.default_map.items() if key not in GAME_KEYS}
     return game
 
 
@@ -79,6 +89,33 @@ scheduler_option = click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT",
     help="Play the matches on this Dask cluster (`dask scheduler` and `dask worker`s) instead of an embedded one.",
 )
+
+
+def _read_config(ctx: click.Context, param: click.Parameter, path: Path | None) -> LadderFile | None:
+    """Read --config first (it is eager): its keys become the defaults of
+    the command's options, so a flag given on the command line wins."""
+    from ladder.config_file import ConfigError, read_config
+
+    if path is None:
+        return None
+    try:
+        found = read_config(path)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    names = {option.name for option in ctx.command.params}
+    ctx.default_map = {**(ctx.default_map or {}), **{k: v for k, v in found.options.items() if k in names}}
+    return found
+
+
+def config_option(*, exposed: bool) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """--config FILE: the ladder described once (ladder/config_file.py,
+    docs/ladder.md); with `exposed` the command also gets the read file
+    (parameter `ladder_file`) for what has no flag, the bots' limits."""
+    return click.option(
+        "--config", "ladder_file", type=click.Path(dir_okay=False, path_type=Path), default=None, is_eager=True,
+        expose_value=exposed, callback=_read_config, metavar="FILE",
+        help="Read the ladder's settings from this TOML file (docs/ladder.md); options given here win over it.",
+    )
 
 
 def remote_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -108,9 +145,13 @@ def remote(server: str, token: str | None, tls_ca: Path | None) -> Iterator[Remo
 
 
 def make_console() -> Console:
-    """A console; when output goes to a file or pipe, wide enough that the
-    standings table is not squeezed into 80 columns."""
-    return Console() if sys.stdout.isatty() else Console(width=PIPE_WIDTH)
+    """A console as wide as the terminal; for output to a file or pipe as
+    wide as $COLUMNS says, else PIPE_WIDTH, so that a log's standings
+    table is not squeezed into rich's 80 columns."""
+    if sys.stdout.isatty():
+        return Console()
+    columns = os.environ.get("COLUMNS", "")
+    return Console(width=int(columns) if columns.isdigit() and int(columns) > 0 else PIPE_WIDTH)
 
 
 @contextmanager
@@ -136,13 +177,15 @@ def check_cluster_options(workers: int | None, scheduler: str | None) -> None:
 
 
 @contextmanager
-def dask_pool(scheduler: str | None, move_time: float, workers: int | None, logs_dir: Path) -> Iterator[DaskPool]:
-    """The matches' Dask pool (ladder/cluster.py), closed on the way out;
-    a cluster that cannot be had is one error line."""
+def dask_pool(scheduler: str | None, move_time: float, workers: int | None, logs_dir: Path,
+              limits: BotLimits | None = None) -> Iterator[DaskPool]:
+    """The matches' Dask pool (ladder/cluster.py), its bots under `limits`
+    (default: the sandbox's), closed on the way out; a cluster that cannot
+    be had is one error line."""
     from ladder.cluster import ClusterError, open_pool
 
     try:
-        pool = open_pool(scheduler, move_time, workers=workers, logs_dir=logs_dir)
+        pool = open_pool(scheduler, move_time, workers=workers, logs_dir=logs_dir, limits=limits)
     except ClusterError as exc:
         raise click.ClickException(str(exc)) from None
     try:
@@ -241,6 +284,7 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
         with remote(server, token, tls_ca) as service:
             done = service.submit(path, name=name, version=version, games=games, startup_timeout=startup_timeout,
                                   move_time=move_time, variants=tags)
+            versions = [b for b in service.bots() if b.name == done.name] if done.new else []
     else:
         with open_store(db_path) as store:
             try:
@@ -248,11 +292,12 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
                                  startup_timeout=startup_timeout, move_time=move_time, limits=limits)
             except SubmissionError as exc:  # it may quote the submission (file names, bot.toml, the bot's words)
                 raise click.ClickException(refusal(exc, exc.log)) from None
+            versions = store.bot_versions(done.name)
     plays = ", ".join(done.games) + (f" with variants {', '.join(done.variants)}" if done.variants else "")
     if done.new:
         twins = f"; identical to {', '.join(done.twins)}, rated as a bot of its own" if done.twins else ""
         click.echo(f"registered {done.name} version {done.version} for {plays} "
-                   f"(sha256 {done.content_hash[:12]}){twins}")
+                   f"(sha256 {done.content_hash[:12]}){twins}{fresh_rating(done.name, done.version, versions)}")
     else:
         click.echo(f"{done.name} version {done.version} is already registered with identical content "
                    f"(for {plays}); nothing to do")
@@ -266,6 +311,42 @@ def refusal(exc: Exception, log: Path | None) -> str:
     if lines:
         message += "\nits last lines of output:\n" + "\n".join(f"  {line}" for line in lines)
     return message
+
+
+@click.command()
+@click.argument("name")
+@db_option
+@remote_options
+def retire(name: str, db_path: Path | None, server: str | None, token: str | None, tls_ca: Path | None) -> None:
+    """Take a bot out of the ladder: its active version plays no more matches (its rating and history stay)."""
+    if server is not None:
+        with remote(server, token, tls_ca) as service:
+            retired_name, retired_version = service.retire(name)
+        label = f"{retired_name}@{retired_version}"
+    else:
+        with open_store(db_path, create=False) as store:
+            label = retire_local(store, name)
+    click.echo(f"retired {safe_line(label)}: it plays no more matches (a ladder drops those planned with it); its "
+               f"rating and history stay (`referee table --all`); a new version (`referee submit`) brings "
+               f"{safe_line(name)} back")
+
+
+def retire_local(store: Store, name: str) -> str:
+    """Retire the active version of `name` in `store`; its label. A built-in
+    bot is not retired (the next `referee ladder` would register it again:
+    `--no-builtins` keeps them out). Raises click.ClickException."""
+    if store.read_only is not None:
+        raise click.ClickException(store.refusal())
+    active = [b for b in store.bot_versions(name) if b.active]
+    if active and active[-1].kind == "builtin":
+        raise click.ClickException(f"{name} is a built-in bot, registered again by every `referee ladder`: "
+                                   "`referee ladder --no-builtins` leaves the built-ins out of a run")
+    retired = store.retire(name)
+    if retired is None:
+        known = ", ".join(b.name for b in store.bots(active_only=True)) or "none"
+        raise click.ClickException(f"no active bot named {safe_line(name)!r} in {store.path}; the active bots: "
+                                   f"{safe_line(known)}")
+    return retired.label
 
 
 @click.command()
@@ -288,13 +369,10 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
              "registered": b.created_at} for b in rows
         ], indent=2))
         return
-    table = Table(title="registered bots", title_justify="left")
-    for column in ("name", "version", "kind", "active", "games", "sha256", "registered", "description"):
-        table.add_column(column)
-    for b in rows:  # name, version and description are the submitter's words: escaped, never markup
-        table.add_row(safe_text(b.name), safe_text(b.version), b.kind, "yes" if b.active else "",
-                      safe_text(",".join(b.games)), b.content_hash[:12], b.created_at, safe_text(b.description))
-    make_console().print(table)
+    from ladder.render import bots_table
+
+    console = make_console()
+    console.print(bots_table(rows, width=console.width))
 
 
 @click.command()
@@ -320,7 +398,8 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
 @click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
 @click.option("--recompute", is_flag=True, help="Recompute ratings from the stored results, compare, and exit.")
-@click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
+@click.option("--no-builtins", is_flag=True, help="Leave the built-in bots out: not registered, and those registered "
+              "before do not play.")
 @click.option("--seed", type=int, default=None,
               help="Seed of the matchmaking (which bots meet, seats); deals come from the committed seed chain.")
 @variant_option("A variant option of the game, NAME=VALUE (repeatable): a ladder of that rule set, rated apart "
@@ -329,13 +408,15 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
 @db_option
 @click.option("--web", "web_port", type=click.IntRange(0, 65535), default=None,
               help="Serve the live standings page on this port of 127.0.0.1 while the ladder runs.")
+@config_option(exposed=True)
 def ladder(matches: int | None, until_stable: bool, confidence: float, margin: float | None,
            versus: tuple[str, str] | None, alpha: float, beta: float, workers: int | None,
            scheduler: str | None, move_time: float, players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
-           variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None) -> None:
+           variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None,
+           ladder_file: LadderFile | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.progress import ProgressLines
-    from ladder.render import LiveView, pairs_report, standings_table, versus_report
+    from ladder.render import LiveView, pairs_report, standings_table, table_notes, versus_report
     from ladder.roster import register_builtins
     from ladder.rule_set_names import heading, rule_set_of
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
@@ -367,9 +448,10 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                 click.echo("recomputed ratings differed from the stored ones; the stored ones were replaced")
             return
         if not no_builtins:
-            register_builtins(store, game)
+            for note in renewed_builtins(store, lambda: register_builtins(store, game)):
+                console.print(note, markup=False, highlight=False)
         try:  # refuse before any worker starts; the run itself warns of skipped sizes
-            seatable(game, sizes, len(game_roster(store, game, variant)))
+            seatable(game, sizes, len(game_roster(store, game, variant, builtins=not no_builtins)))
         except LadderError as exc:
             raise click.ClickException(str(exc)) from None
         pair = find_versus(store, game, versus, variant) if versus else None
@@ -378,8 +460,10 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         sprt = Sprt(margin or Sprt().margin, alpha, beta)
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
                               margin=margin or DEFAULT_MARGIN, versus=pair, sprt=sprt,
-                              sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed)
-        pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
+                              sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed,
+                              builtins=not no_builtins)
+        pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir,
+                                            ladder_file.limits if ladder_file is not None else None))
         if web_port is not None:  # the live page (ladder/live.py) reads the store beside the run
             from ladder.live import live_page
 
@@ -400,10 +484,12 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         pairs = pair_statuses(store, game, rows, confidence=confidence, margin=config.margin, rule_set=rule_set)
         console.print(standings_table(rows, heading(game, rule_set), pairs, width=console.width,
                                       set_size=mean_set_size(store, game, rule_set)))
+        console.print(table_notes(confidence, config.margin))
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
-        console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures, never rated; "
-                      f"records in {store.records_dir}")
-        console.print(reveal_line(store, game), markup=False, highlight=False, soft_wrap=True)
+        console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures (a match that "
+                      f"fails for a reason not a bot's own is retried and never rated); records in "
+                      f"{store.records_dir}", markup=False, highlight=False)
+        console.print(reveal_line(store, game), markup=False, highlight=False)
         names = {b.bot_id: b.label for b in store.bots()}
         if until_stable:
             console.print(pairs_report(status, names, mean_set_size(store, game, rule_set)))
@@ -417,15 +503,36 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
             raise SystemExit(EXIT_UNSETTLED)
 
 
+def renewed_builtins(store: Store, register: Callable[[], object]) -> list[str]:
+    """`register` the built-in bots; a line for each whose code changed
+    since its last registration: a new version, with a fresh rating."""
+    before = {b.name: b.label for b in store.bots(active_only=True) if b.kind == "builtin"}
+    register()
+    return [f"note: the built-in {b.name} has a new version, {b.version} (its code changed): it starts with a fresh "
+            f"rating; {before[b.name]} keeps its own (`referee table --all` shows it)"
+            for b in store.bots(active_only=True) if b.kind == "builtin" and before.get(b.name, b.label) != b.label]
+
+
+def fresh_rating(name: str, version: str, versions: Sequence[BotRow]) -> str:
+    """What a newly registered version means for its rating, when `name`
+    had versions before: it starts afresh, the older ones keep theirs."""
+    earlier = [b.label for b in versions if b.version != version]
+    if not earlier:
+        return ""
+    return (f"; a new version of {name}: it starts with a fresh rating (each version is rated apart), "
+            f"{earlier[-1]} keeps its own (`referee table --all` shows it)")
+
+
 def reveal_line(store: Store, game: str) -> str:
     """What the run's chain reveals now that it has ended."""
     from ladder.deal_audit import chain_reveals
 
     last = chain_reveals(store, game)[-1]
     if last.complete:
-        shown = f"its ladder seed {last.revealed}"
+        shown = f"its ladder seed {last.revealed}, from which every deal of the chain follows"
     elif last.revealed is not None:
-        shown = f"sets 1-{last.revealed_index} by element {last.revealed} (the rest are still to be played)"
+        shown = (f"the deals of sets 1-{last.revealed_index}, by chain element {last.revealed_index} "
+                 f"({last.revealed}), from which they follow (the later sets are still to be played)")
     else:
         shown = "nothing yet (no set finished)"
     return f"deals revealed: seed chain {last.chain_id}, {shown}; `referee ladder-audit` checks every match"
@@ -466,6 +573,7 @@ def find_versus(store: Store, game: str, names: tuple[str, str],
 @confidence_option
 @margin_option
 @remote_options
+@config_option(exposed=False)
 def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool, include_retired: bool,
           variants: tuple[str, ...], confidence: float, margin: float | None, server: str | None,
           token: str | None, tls_ca: Path | None) -> None:
@@ -502,6 +610,10 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
     from ladder.rule_set_names import heading
     from ladder.standings import pair_statuses, standings
 
+    elsewhere = other_games(store, game)
+    if elsewhere:
+        console.print(elsewhere, markup=False, highlight=False)
+        return
     rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)
     pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin, rule_set=rule_set)
     console.print(standings_table(rows, f"{heading(game, rule_set)}: {store.match_count(game, rule_set)} matches",
@@ -516,6 +628,21 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
         console.print(h2h_table(store, game, rows, rule_set))
     if seats:
         console.print(seats_table(store, game, rule_set))
+
+
+def other_games(store: Store, game: str) -> str | None:
+    """When `game` has no matches in the store but other games do, the line
+    that says so and how to show theirs (an empty table would say nothing)."""
+    from referee.games import load_game
+
+    if store.rule_sets(game):
+        return None
+    counts = {name: sum(store.rule_sets(name).values()) for name in store.games() if name != game}
+    if not counts:
+        return None
+    listed = "; ".join(f"{load_game(name).title}, {count} matches: `referee table --game {name}`"
+                       for name, count in counts.items())
+    return f"this store has no {load_game(game).title} matches; its ladders: {listed}"
 
 
 @click.command()

@@ -111,14 +111,17 @@ def fetch_shipped(digest: str) -> bytes:
 class LadderWorker(WorkerPlugin):
     """Warm bots and cached bot files on one Dask worker; see the module doc."""
 
-    def __init__(self, move_time: float, *, logs_dir: str | None = None, ignore_sigint: bool = False) -> None:
+    def __init__(self, move_time: float, *, logs_dir: str | None = None, ignore_sigint: bool = False,
+                 limits: Limits | None = None) -> None:
         self.move_time = move_time
         self.logs_dir = logs_dir
         """Where the bots' output goes; None: the worker's own folder."""
         self.ignore_sigint = ignore_sigint
         """For workers the ladder started itself: Ctrl-C on the terminal is
         the ladder's to handle, not each worker's."""
-        self.name = plugin_name(move_time, logs_dir)
+        self.limits = limits or Limits()
+        """What each bot's sandbox allows it (the ladder's --config file)."""
+        self.name = plugin_name(move_time, logs_dir, self.limits)
 
     def setup(self, worker: Any) -> None:
         """Made on the worker (the plugin travels pickled, without state)."""
@@ -136,7 +139,7 @@ class LadderWorker(WorkerPlugin):
         with self._lock:
             runner = self._idle.pop() if self._idle else None
         if runner is None:
-            runner = RealRunner(TimeControl(move_time=self.move_time), self.files, self._logs)
+            runner = RealRunner(TimeControl(move_time=self.move_time), self.files, self._logs, self.limits)
         try:
             outcome = run_task(runner, task)
         finally:
@@ -154,10 +157,10 @@ class LadderWorker(WorkerPlugin):
             runner.close()
 
 
-def plugin_name(move_time: float, logs_dir: str | None) -> str:
+def plugin_name(move_time: float, logs_dir: str | None, limits: Limits) -> str:
     """One plugin per ladder setting, so two ladders on one cluster (a
     service and a batch run) each find their own."""
-    digest = hashlib.sha256(f"{move_time!r}\n{logs_dir}".encode()).hexdigest()[:12]
+    digest = hashlib.sha256(f"{move_time!r}\n{logs_dir}\n{sorted(limits.as_dict().items())}".encode()).hexdigest()[:12]
     return f"bot-referee-ladder-{digest}"
 
 
@@ -207,6 +210,8 @@ class DaskPool:
         self.cluster = cluster
         self.logs_dir = logs_dir
         """Where the output the workers ship back goes (a real cluster's)."""
+        self.log_bytes = plugin.limits.log_bytes
+        """The cap of each bot's log, the bots' own limit."""
         self.plugin = plugin.name
         self.shipper = Shipper(client)
         self._running: dict[Future, MatchTask] = {}
@@ -253,7 +258,7 @@ class DaskPool:
             assert isinstance(outcome, Outcome)
             if isinstance(outcome, PlayedMatch) and self.logs_dir is not None:
                 for label, data in outcome.logs.items():
-                    append_capped(self.logs_dir, label, data, Limits().log_bytes)
+                    append_capped(self.logs_dir, label, data, self.log_bytes)
             return outcome
         try:
             exc = future.exception(timeout=5)
@@ -287,10 +292,11 @@ def default_workers() -> int:
 
 
 def open_pool(scheduler: str | None, move_time: float, *, workers: int | None = None,
-              logs_dir: Path | None = None) -> DaskPool:
+              logs_dir: Path | None = None, limits: Limits | None = None) -> DaskPool:
     """A DaskPool on the cluster at `scheduler`, or on a new embedded one of
     `workers` processes (default: one per core) whose bots log to
-    `logs_dir`. Raises ClusterError."""
+    `logs_dir`; every bot's sandbox allows it `limits` (default: the
+    sandbox's own). Raises ClusterError."""
     cluster = None
     try:
         if scheduler is None:
@@ -312,7 +318,7 @@ def open_pool(scheduler: str | None, move_time: float, *, workers: int | None = 
         raise ClusterError(f"cannot {where} ({exc}); check the address and that `dask scheduler` runs there") from None
     embedded = cluster is not None
     plugin = LadderWorker(move_time, logs_dir=str(logs_dir) if embedded and logs_dir is not None else None,
-                          ignore_sigint=embedded)
+                          ignore_sigint=embedded, limits=limits)
     client.register_plugin(plugin, name=plugin.name)
     return DaskPool(client, plugin, cluster, logs_dir=None if embedded else logs_dir)
 

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from ladder.scheduler import RunStatus
-from ladder.store import Store
+from ladder.store import BotRow, Store
 from ladder.tasks import PlayedMatch
 from referee.untrusted import safe_line
 
@@ -29,7 +29,7 @@ class ProgressLines:
         self.budget = budget
         self._played = 0
         self._failed = 0
-        self._names: dict[int, str] = {}
+        self._bots: dict[int, BotRow] = {}
 
     def __enter__(self) -> "ProgressLines":
         return self
@@ -49,17 +49,20 @@ class ProgressLines:
         self._played, self._failed = status.played, status.failed
 
     def _describe(self, match: PlayedMatch) -> str:
-        """"gnadenlos-...: 1 heuristic, 2 random, 3 crashy (forfeit: crashed)"."""
-        seats = sorted(range(len(match.bot_ids)), key=lambda seat: (match.ranks[seat], seat))
+        """"gnadenlos-...: 1 heuristic, 2 random, 3 crashy (forfeit: crashed)";
+        two versions of one bot at the table are named with their versions
+        (`mine@v2`, `mine@v1`), as `referee replay` names them."""
+        bots = [self._bot(bot_id) for bot_id in match.bot_ids]
+        shared = {bot.name for bot in bots if sum(other.name == bot.name for other in bots) > 1}
+        seats = sorted(range(len(bots)), key=lambda seat: (match.ranks[seat], seat))
         places = []
         for seat in seats:
             forfeit = match.forfeits[seat]
-            places.append(f"{match.ranks[seat] + 1} {self._name(match.bot_ids[seat])}"
-                          + (f" (forfeit: {forfeit})" if forfeit else ""))
+            name = bots[seat].label if bots[seat].name in shared else bots[seat].name
+            places.append(f"{match.ranks[seat] + 1} {safe_line(name)}" + (f" (forfeit: {forfeit})" if forfeit else ""))
         return f"{match.match_id}: {', '.join(places)} ({match.seconds:.1f}s)"
 
-    def _name(self, bot_id: int) -> str:
-        """A bot's name, escaped (a submitter chose it)."""
-        if bot_id not in self._names:
-            self._names[bot_id] = safe_line(self.store.bot(bot_id).name)
-        return self._names[bot_id]
+    def _bot(self, bot_id: int) -> BotRow:
+        if bot_id not in self._bots:
+            self._bots[bot_id] = self.store.bot(bot_id)
+        return self._bots[bot_id]

@@ -22,7 +22,7 @@ from ladder.scheduler import RunStatus, Versus
 from ladder.sprt import H0, H1, sets_to_decide
 from ladder.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
 from ladder.stopping import PairStatus
-from ladder.store import Store
+from ladder.store import BotRow, Store
 from referee.untrusted import safe_line, safe_text
 
 LIVE_REFRESH = 0.5
@@ -117,13 +117,45 @@ def _natural_width(table: Table) -> int:
     return Measurement.get(console, console.options, table).maximum
 
 
+BOT_COLUMNS = ("name", "version", "kind", "active", "games", "sha256", "registered", "description")
+BOT_DROP_ORDER = ("description", "registered", "sha256", "kind", "games")
+"""`referee bots`' columns left out, first to last, until the table fits the width."""
+
+
+def bots_table(bots: Sequence[BotRow], *, width: int | None = None) -> Table:
+    """The registered bots; with `width`, less important columns are left
+    out until it fits, and what is still too long wraps (never cut: a name
+    cut short could be another bot's)."""
+    columns = list(BOT_COLUMNS)
+    for header in BOT_DROP_ORDER:
+        if width is None or _natural_width(_bots(bots, columns)) <= width:
+            break
+        columns.remove(header)
+    return _bots(bots, columns)
+
+
+def _bots(bots: Sequence[BotRow], columns: Sequence[str]) -> Table:
+    table = Table(title="registered bots", title_justify="left")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for b in bots:  # name, version and description are the submitter's words: escaped, never markup
+        cells: dict[str, RenderableType] = {"name": safe_text(b.name), "version": safe_text(b.version), "kind": b.kind,
+                 "active": "yes" if b.active else "", "games": safe_text(",".join(b.games)),
+                 "sha256": b.content_hash[:12], "registered": b.created_at, "description": safe_text(b.description)}
+        table.add_row(*(cells[column] for column in columns))
+    return table
+
+
 def table_notes(confidence: float, margin: float) -> Text:
-    """What the strikes and "vs next" cells mean."""
+    """The legend under a standings table: what its columns and their
+    abbreviations mean (`referee table` and the end of `referee ladder`)."""
     return Text(
-        "strikes: t timeout, i illegal, m malformed, c crashed (? stored before reasons were). vs next: "
-        f"ordered = better than the next row, indistinguishable = their score within 0.5 ± {margin:g}, "
-        f"each at {confidence:.0%} from their shared duplicate sets; open ~Nm = about N more matches "
-        "together to settle it."
+        "μ−3σ: the conservative rating the rows are sorted by (99.7% sure the skill is at least this). "
+        "avg pl: mean place, 1 = first. strikes: t timeout, i illegal, m malformed, c crashed (? stored before "
+        "reasons were). forf: matches forfeited. vs next: the verdict on this row and the next, from their shared "
+        f"duplicate sets at {confidence:.0%}: ordered = better than the next row; ≈ indisting. = their score "
+        f"within 0.5 ± {margin:g}; open, ~Nm = not settled yet, about N more matches together would settle it "
+        "(≫: far more); reversed = their shared sets put the next row ahead. A dim bot is a retired version."
     )
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ladder.cli import db_option, game_option, open_store, parse_variant, remote, remote_options
+from ladder.cli import config_option, db_option, game_option, open_store, parse_variant, remote, remote_options
 from ladder.report import RECENT_MATCHES
 from ladder.store import default_db_path
 from referee.cli.variants import variant_option
@@ -45,6 +45,7 @@ PORT = click.IntRange(min=0, max=65535)
 @variant_option("Report the ladder of this rule set, NAME=VALUE (repeatable; default: the base rules, with --server "
                 "the rule set the service plays): each rule set is rated apart.")
 @remote_options
+@config_option(exposed=False)
 def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int | None, variants: tuple[str, ...],
            server: str | None, token: str | None, tls_ca: Path | None) -> None:
     """Write the ladder report of one rule set: standings, rating history, head to head, seats, recent matches."""

@@ -33,5 +33,6 @@ def plays(game: str, variant: Mapping[str, str], declared: Iterable[str]) -> boo
 
 
 def heading(game: str, name: str) -> str:
-    """"gnadenlos ladder (base rules)", "gnadenlos ladder (auction=single)"."""
-    return f"{game} ladder ({describe(name)})"
+    """"Gnadenlos! ladder (base rules)", "Gnadenlos! ladder (auction=single)":
+    the game's title, as people write it, not its id."""
+    return f"{load_game(game).title} ladder ({describe(name)})"

@@ -38,6 +38,7 @@ from ladder.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, Pla
 from referee.builtins import resolve_bot_command
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
+from referee.sandbox import Limits, SandboxPolicy
 from botsdk.contract import TimeControl
 from referee.protocol.client import BotFault
 
@@ -77,10 +78,13 @@ def run_task(runner: MatchRunner, task: MatchTask) -> Outcome:
 class RealRunner:
     """Plays matches with warm bot processes; see the module doc."""
 
-    def __init__(self, time_control: TimeControl, files: BotFiles, logs_dir: Path | None = None) -> None:
+    def __init__(self, time_control: TimeControl, files: BotFiles, logs_dir: Path | None = None,
+                 limits: Limits | None = None) -> None:
         self.time_control = time_control
         self.files = files
         self.logs_dir = logs_dir
+        self.policy = SandboxPolicy(limits=limits or Limits())
+        """Each bot's sandbox: the ladder's limits (its --config file's)."""
         self._warm: OrderedDict[int, BotProcess] = OrderedDict()
         self._records = Path(tempfile.mkdtemp(prefix="ladder-records-"))  # private (0700)
 
@@ -130,7 +134,8 @@ class RealRunner:
             command, expose = self._command(spec)
             for attempt in range(START_ATTEMPTS):
                 try:
-                    bot = BotProcess.start(command, label=spec.label, log_path=log_path, expose=expose)
+                    bot = BotProcess.start(command, label=spec.label, log_path=log_path, expose=expose,
+                                           policy=self.policy)
                     break
                 except BotFault as exc:
                     log.warning("bot %s failed to start (attempt %d): %s", spec.label, attempt + 1, exc)

@@ -8,7 +8,11 @@ what a recompute replays).
 Resuming: a duplicate set is written to the store (`planned`) before its
 first match is played; a run first plays what earlier runs left planned, so
 a killed or interrupted ladder picks up where it stopped. A match that is
-already stored is never rated again (its id is a unique key).
+already stored is never rated again (its id is a unique key). A planned
+set this run cannot seat (a table size outside its `sizes`, a built-in
+with `builtins` off) is left for a later run; one that seats a bot version
+no longer active (retired, or replaced by a new version) can never be
+played and is dropped.
 
 Failures that are not a bot's (`MatchFailed`) are recorded and the match is
 retried up to `max_attempts` times, never rated. Ctrl-C stops the run:
@@ -49,6 +53,7 @@ from ladder.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.store import BotRow, Store
 from ladder.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
+from referee.games import load_game
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +86,9 @@ class LadderConfig:
     seed: int | None = None
     """Of the matchmaking's random choices (which bots meet, seats); never of
     the deals, which come from the run's secret seed chain."""
+    builtins: bool = True
+    """Whether the built-in bots play (False: `--no-builtins`, even those
+    an earlier run registered)."""
     max_attempts: int = 3
 
     @property
@@ -227,15 +235,15 @@ class Ladder:
     def roster(self) -> list[BotRow]:
         """The active bots of the game, and with --versus both bots compared
         (OLD may be a retired version)."""
-        bots = game_roster(self.store, self.config.game, self.config.variant)
+        bots = game_roster(self.store, self.config.game, self.config.variant, builtins=self.config.builtins)
         known = {b.bot_id for b in bots}
         extra = [self.store.bot(b) for b in self.config.versus or () if b not in known]
         return bots + extra
 
     def ranking(self) -> list[int]:
         """Active bot ids, best first (by the conservative rating)."""
-        return ranking(self.skills, [b.bot_id for b in game_roster(self.store, self.config.game, self.config.variant)],
-                       initial_skill(self.env))
+        roster = game_roster(self.store, self.config.game, self.config.variant, builtins=self.config.builtins)
+        return ranking(self.skills, [b.bot_id for b in roster], initial_skill(self.env))
 
     def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
         return pair_evidence(self.store, self.config.game, self.config.confidence, rule_set=self.config.rule_set)
@@ -267,12 +275,34 @@ class Ladder:
         return BotSpec(bot.bot_id, bot.label, bot.kind, bot.command, bot.content_hash, folder)
 
     def _resumed_tasks(self) -> list[MatchTask]:
+        """The matches earlier runs left planned that this run plays first;
+        a set it cannot seat is left planned, one it never can is dropped
+        (see the module doc), each said once (`on_warning`)."""
+        seated = {b.bot_id for b in self.roster()}
+        bots = {b.bot_id: b for b in self.store.bots()}
         specs: dict[int, BotSpec] = {}
-        tasks = []
+        tasks: list[MatchTask] = []
+        left: list[str] = []
+        gone: dict[str, set[str]] = {}
         for p in self.store.planned(self.config.game, self.config.rule_set):
-            bots = tuple(specs.setdefault(b, self._spec(self.store.bot(b))) for b in p["bot_ids"])
-            tasks.append(MatchTask(p["match_id"], p["game"], p["set_id"], p["rotation"], p["seed"],
-                                   p["variant"], bots, attempt=p["attempts"] + 1))
+            ids = p["bot_ids"]
+            if len(ids) in self.config.sizes and seated.issuperset(ids):
+                seats = tuple(specs.setdefault(b, self._spec(bots[b])) for b in ids)
+                tasks.append(MatchTask(p["match_id"], p["game"], p["set_id"], p["rotation"], p["seed"],
+                                       p["variant"], seats, attempt=p["attempts"] + 1))
+            elif all(bots[b].active or b in (self.config.versus or ()) for b in ids):
+                left.append(p["match_id"])
+            else:
+                gone.setdefault(p["set_id"], set()).update(bots[b].label for b in ids if not bots[b].active)
+        if left:
+            self.on_warning(f"{len(left)} matches an earlier run planned are left for a later run: they seat a "
+                            "table size or bots this run leaves out (--players, --no-builtins); the next run "
+                            "that can seat them plays them first")
+        if gone:
+            dropped = self.store.drop_planned(gone)
+            labels = sorted(set().union(*gone.values()))
+            self.on_warning(f"{dropped} matches an earlier run planned were dropped, never to be played: they seat "
+                            f"{', '.join(labels)}, no longer in the ladder (retired, or replaced by a new version)")
         return tasks
 
     def playable_sizes(self, roster_size: int) -> tuple[int, ...]:
@@ -346,8 +376,23 @@ class Ladder:
             if not self.queue:
                 self.plan_next()
             task = self.queue.popleft()
+            if self._retired(task):
+                continue
             self._dispatched.add(task.match_id)
             self.pool.submit(task)
+
+    def _retired(self, task: MatchTask) -> bool:
+        """Whether a bot of `task` was retired since its set was planned (the
+        service's Retire, `referee retire` beside a run): then its whole set
+        is dropped, never to be played."""
+        gone = [b.label for b in map(self.store.bot, task.bot_ids)
+                if not b.active and b.bot_id not in (self.config.versus or ())]
+        if gone:
+            dropped = self.store.drop_planned([task.set_id])
+            self.queue = deque(t for t in self.queue if t.set_id != task.set_id)
+            self.on_warning(f"{dropped} planned matches were dropped, never to be played: {', '.join(gone)} left "
+                            "the ladder")
+        return bool(gone)
 
     # -- results --------------------------------------------------------------
 
@@ -427,11 +472,14 @@ class Ladder:
         return self.status
 
 
-def game_roster(store: Store, game: str, variant: Mapping[str, str] | None = None) -> list[BotRow]:
+def game_roster(store: Store, game: str, variant: Mapping[str, str] | None = None, *,
+                builtins: bool = True) -> list[BotRow]:
     """The active bots that play `game`, under `variant` when given: a bot
-    is never seated in a variant it did not declare."""
+    is never seated in a variant it did not declare; without `builtins`,
+    no built-in bot."""
     return [b for b in store.bots(active_only=True)
-            if game in b.games and (not variant or plays(game, variant, b.variants))]
+            if game in b.games and (not variant or plays(game, variant, b.variants))
+            and (builtins or b.kind != "builtin")]
 
 
 def seatable(game: str, sizes: Sequence[int], roster_size: int) -> tuple[tuple[int, ...], str | None]:
@@ -444,15 +492,16 @@ def seatable(game: str, sizes: Sequence[int], roster_size: int) -> tuple[tuple[i
     playable = tuple(n for n in sizes if n <= roster_size)
     skipped = [n for n in sizes if n > roster_size]
     bots = f"{roster_size} bot{'s' * (roster_size != 1)}"
+    title = load_game(game).title
     if not playable:
         raise LadderError(
-            f"{game} tables of {_size_list(skipped)} players need as many different bots and the {game} "
+            f"{title} tables of {_size_list(skipped)} players need as many different bots and the {title} "
             f"ladder has {bots}: register more with `referee submit` (or choose a smaller --players)"
         )
     if not skipped:
         return playable, None
-    return playable, (f"{game} tables of {_size_list(skipped)} players are skipped: each needs as many different "
-                      f"bots and the {game} ladder has {bots}; register more with `referee submit`")
+    return playable, (f"{title} tables of {_size_list(skipped)} players are skipped: each needs as many different "
+                      f"bots and the {title} ladder has {bots}; register more with `referee submit`")
 
 
 def _size_list(sizes: Sequence[int]) -> str:

@@ -28,7 +28,7 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +75,41 @@ def _check_exists(path: Path) -> None:
     if not path.exists():
         raise StoreError(f"no ladder database at {path}; check --db (or ${DATA_ENV}), or make one with "
                          "`referee submit` or `referee ladder`")
+
+
+READ_ONLY_MEDIA = "on a read-only file system"
+NOT_WRITABLE = "not writable by this user"
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why the store whose database is `path` cannot be written, or None:
+    its folder (or the nearest one above it that exists) lies on a
+    read-only file system, or this user may not write it or the database."""
+    folder = next((f for f in (path.parent, *path.parent.parents) if f.is_dir()), Path("/"))
+    if os.statvfs(folder).f_flag & os.ST_RDONLY:
+        return READ_ONLY_MEDIA
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return NOT_WRITABLE
+    return None
+
+
+def connect_read_only(path: Path, why: str) -> sqlite3.Connection:
+    """An SQLite database that cannot be written (`why`, from
+    `read_only_reason`), opened to read. On read-only media nobody can
+    change the file, so SQLite is told it is immutable: it then needs no
+    lock and no -shm file, which a WAL database needs and could not make
+    there; unless a -wal file holds commits not yet in the database (a
+    ladder killed before it closed), which an immutable database would not
+    read (SQLite reads them when the -shm file is there too)."""
+    wal = path.with_name(path.name + "-wal")
+    pending = wal.exists() and wal.stat().st_size > 0
+    if pending and why == READ_ONLY_MEDIA and not path.with_name(path.name + "-shm").exists():
+        raise StoreError(f"{path} has commits in its -wal file that SQLite reads only with its -shm file, which is "
+                         "missing and cannot be made on read-only media: copy the folder somewhere writable and "
+                         "read it there")
+    immutable = "&immutable=1" if why == READ_ONLY_MEDIA and not pending else ""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{immutable}", uri=True, timeout=10.0,
+                           isolation_level=None, check_same_thread=False)
 
 
 def version_log_path(logs_dir: Path, label: str) -> Path:
@@ -136,7 +171,11 @@ class Store:
         """Open the store at `path`, creating it (and its folders) if it
         does not exist, unless `create` is False: then a missing database
         is a StoreError, so a read-only command given a mistyped path says
-        so instead of showing an empty ladder it has just made."""
+        so instead of showing an empty ladder it has just made, and
+        nothing is made or changed on the way in (no folder, no mode), so
+        a store on read-only media can be read: it is then opened read-only
+        (`read_only` says why). A store that cannot be written is a
+        StoreError when `create` is True: that caller writes."""
         self.path = Path(path)
         self.root = self.path.parent
         self.records_dir = self.root / "records"
@@ -144,17 +183,35 @@ class Store:
         self.logs_dir = self.root / "logs"
         if not create:
             _check_exists(self.path)
-        self._conn = self._connect()
+        self.read_only = read_only_reason(self.path)
+        """Why the store cannot be written (None: it can)."""
+        if create and self.read_only is not None:
+            raise StoreError(self.refusal())
+        self._conn = self._connect(create)
+
+    def refusal(self) -> str:
+        """The one line a writing command gets on a store it cannot write."""
+        return (f"the store {self.root} is read-only ({self.read_only}): this command writes to it; run it on a "
+                "writable copy of the folder or pass --db with a writable store (table, bots, logs, report and "
+                "ladder-audit read it as it is)")
 
     # -- opening ---------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
-        self._close_to_bots()
+    def _connect(self, create: bool) -> sqlite3.Connection:
         try:
-            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
+            if create:
+                self._close_to_bots()
+        except PermissionError:  # the checks above passed, but a folder inside the store refused us
+            self.read_only = NOT_WRITABLE
+            raise StoreError(self.refusal()) from None
+        try:
+            if self.read_only is None:
+                conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+                conn.execute("PRAGMA foreign_keys = ON")
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+            else:
+                conn = connect_read_only(self.path, self.read_only)
             self._migrate(conn)
         except sqlite3.DatabaseError as exc:
             raise StoreError(
@@ -186,16 +243,18 @@ class Store:
             )
         if "schema_version" in tables and self._current(conn):
             return  # nothing to migrate: no write lock, so readers never wait for a running ladder
+        if self.read_only is not None:
+            if "schema_version" in tables:
+                self._refuse_newer(conn)
+            raise StoreError(f"{self.path} needs an upgrade to this program's schema (version {LATEST_VERSION}), "
+                             f"and it is read-only ({self.read_only}): run `referee ladder --recompute` once on a "
+                             "writable copy")
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = conn.execute("SELECT version FROM schema_version").fetchone()
             version = row[0] if row else 0
-            if version > LATEST_VERSION:
-                raise StoreError(
-                    f"{self.path} has schema version {version}, newer than this program knows "
-                    f"({LATEST_VERSION}); upgrade bot-referee"
-                )
+            self._refuse_newer(conn)
             for number in range(version + 1, LATEST_VERSION + 1):
                 MIGRATIONS[number - 1](conn)
             if row is None:
@@ -209,6 +268,15 @@ class Store:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    def _refuse_newer(self, conn: sqlite3.Connection) -> None:
+        """Raise StoreError if the schema is newer than this program knows."""
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        if row is not None and row[0] > LATEST_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {row[0]}, newer than this program knows "
+                f"({LATEST_VERSION}); upgrade bot-referee"
+            )
 
     def _current(self, conn: sqlite3.Connection) -> bool:
         """The schema is at the latest version and the database is ours."""
@@ -431,6 +499,13 @@ class Store:
              "bot_ids": tuple(json.loads(r["bot_ids"])), "attempts": r["attempts"]}
             for r in rows
         ]
+
+    def drop_planned(self, set_ids: Collection[str]) -> int:
+        """Unplan every match of the duplicate sets `set_ids` (they can
+        never be played); returns how many. Their deals may then be
+        revealed (ladder.deal_audit), as an abandoned set's are."""
+        with self.transaction() as conn:
+            return sum(conn.execute("DELETE FROM planned WHERE set_id = ?", (set_id,)).rowcount for set_id in set_ids)
 
     def record_failure(self, match_id: str, attempt: int, kind: str, detail: str, *, abandon: bool) -> None:
         """Note a match that failed for a reason that is not a bot's; it stays

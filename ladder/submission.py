@@ -386,9 +386,8 @@ def submit(
         return _register(store, staging, name, version, digest, manifest, validated, twins, played)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        for empty in (staging.parent, staging.parent.parent):
-            if empty.exists() and not any(empty.iterdir()):
-                empty.rmdir()
+        if staging.parent.exists() and not any(staging.parent.iterdir()):  # .incoming; bots/ is the store's
+            staging.parent.rmdir()
 
 
 def wanted_games(games: Sequence[str], manifest: Manifest) -> tuple[str, ...] | None:

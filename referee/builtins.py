@@ -71,7 +71,7 @@ def resolve_bot(spec: str) -> BotCommand:
     text = spec.strip()
     name, sep, setting = text.partition(":")
     if name in BUILTIN_BOTS:
-        return BotCommand(tuple(_builtin_command(name, setting if sep else None)), label=name)
+        return BotCommand(tuple(_builtin_command(name, setting if sep else None)), label=text)
     try:
         words = shlex.split(text)
     except ValueError as exc:

@@ -109,7 +109,11 @@ def test_a_second_ladder_is_refused_while_one_runs_and_a_log_follows_the_run(tmp
     assert still_running, "the first progress line came only when the run had ended"
     lines = rest.splitlines()
     assert [text.split("]")[0] for text in lines if text.startswith("[")] == ["[2/4", "[3/4", "[4/4"]
-    assert "gnadenlos ladder" in rest  # and the final table
+    assert "Gnadenlos! ladder" in rest  # and the final table, with a legend of what its cells say
+    words = " ".join(rest.split())
+    assert "vs next: the verdict on this row and the next" in words and "open, ~Nm = not settled yet" in words
+    assert "0 failures (a match that fails for a reason not a bot's own is retried and never rated)" in words
+    assert "deals revealed: seed chain 1, " in words
     with Store(db) as store:
         assert store.match_count("gnadenlos") == 4  # the refused run played nothing
 

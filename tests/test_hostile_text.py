@@ -74,7 +74,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_bots_lists_a_hostile_description_escaped(db: Path) -> None:
-    result = referee("bots", "--db", str(db))
+    result = CliRunner().invoke(cli, ["bots", "--db", str(db)], env={"COLUMNS": "200"})  # wide: the description fits
     assert_shown_safely(result)
     assert result.exit_code == 0, result.output
     assert "[/oops]\\x1b[31m" in result.output

@@ -80,8 +80,8 @@ def report_of(*args: str, out: Path) -> dict[str, Any]:
 def test_report_and_live_page_of_a_rule_set(data: Path, tmp_path: Path) -> None:
     varied = report_of("--db", str(data), "--variant", "gunfight_opt_out=on", out=tmp_path / "varied.html")
     base = report_of("--db", str(data), out=tmp_path / "base.html")
-    assert varied["title"] == "gnadenlos ladder (gunfight_opt_out=on)" and varied["rule_set"] == RULE_SET
-    assert base["title"] == "gnadenlos ladder (base rules)" and base["rule_set"] == ""
+    assert varied["title"] == "Gnadenlos! ladder (gunfight_opt_out=on)" and varied["rule_set"] == RULE_SET
+    assert base["title"] == "Gnadenlos! ladder (base rules)" and base["rule_set"] == ""
     assert varied["other_rule_sets"] == [{"rule_set": "", "name": "base rules", "matches": BASE_MATCHES}]
     assert base["other_rule_sets"] == [{"rule_set": RULE_SET, "name": RULE_SET, "matches": VARIANT_MATCHES}]
     # each shows its own rule set's matches, ratings and history only
@@ -105,7 +105,7 @@ def test_report_and_live_page_of_a_rule_set(data: Path, tmp_path: Path) -> None:
 
     with chromium() as browser:  # what a reader sees: the heading, and the other rule sets named
         open_page(browser, (tmp_path / "varied.html").resolve().as_uri())
-        assert browser.find_element("css selector", "h1").text == "gnadenlos ladder (gunfight_opt_out=on)"
+        assert browser.find_element("css selector", "h1").text == "Gnadenlos! ladder (gunfight_opt_out=on)"
         assert browser.find_element("id", "rule-sets").text == (
             f"Other rule sets of this game, each rated apart: base rules ({BASE_MATCHES} matches).")
         assert console_errors(browser) == []
@@ -135,11 +135,11 @@ def test_a_service_plays_and_shows_its_rule_set_and_any_other_on_request(
         service: tuple[str, Path], data: Path, tmp_path: Path) -> None:
     address, log = service
     live = page_data(urllib.request.urlopen(live_url(log), timeout=30).read().decode())
-    assert live["title"] == "gnadenlos ladder (gunfight_opt_out=on)"
+    assert live["title"] == "Gnadenlos! ladder (gunfight_opt_out=on)"
     assert live["other_rule_sets"] == [{"rule_set": "", "name": "base rules", "matches": BASE_MATCHES}]
-    assert "serving the gnadenlos ladder (gunfight_opt_out=on)" in log.read_text()
+    assert "serving the Gnadenlos! ladder (gunfight_opt_out=on)" in log.read_text()
     # the bot that declares nothing is not counted: 3 bots for 4 seats, so it waits
-    assert "the gnadenlos ladder has 3 bots" in log.read_text()
+    assert "the Gnadenlos! ladder has 3 bots" in log.read_text()
 
     # the service's rule set unless another is asked for; each the same as the store's own table
     served = json.loads(referee("table", "--server", address, "--json"))
@@ -148,8 +148,8 @@ def test_a_service_plays_and_shows_its_rule_set_and_any_other_on_request(
     base = json.loads(referee("table", "--server", address, "--json", "--variant", "gunfight_opt_out=off"))
     assert base == json.loads(referee("table", "--db", str(data), "--json"))
     text = referee("table", "--server", address)
-    assert f"gnadenlos ladder (gunfight_opt_out=on): {VARIANT_MATCHES} matches" in text
-    assert f"base rules ({BASE_MATCHES} matches)" in text
+    assert f"Gnadenlos! ladder (gunfight_opt_out=on): {VARIANT_MATCHES} matches" in text
+    assert f"base rules ({BASE_MATCHES} matches)" in " ".join(text.split())  # the line may wrap at $COLUMNS
 
     # the report from the service is the report of its store, for either rule set
     assert report_of("--server", address, out=tmp_path / "s1.html") == report_of(

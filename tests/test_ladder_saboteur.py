@@ -99,7 +99,7 @@ def test_the_cli_refuses_a_saboteur_ladder_it_cannot_seat_in_one_line(tmp_path: 
     result = CliRunner().invoke(cli, ["ladder", "--game", "saboteur", "--players", "8-10", "--db", db])
     assert result.exit_code == 1
     assert result.output.count("\n") == 1 and result.output.startswith("Error: ")
-    assert "saboteur tables of 8, 9 and 10 players need as many different bots" in result.output
+    assert "Saboteur tables of 8, 9 and 10 players need as many different bots" in result.output
     assert "has 4 bots" in result.output  # the built-in roster joined the saboteur ladder
 
 
@@ -146,7 +146,7 @@ def test_a_saboteur_ladder_of_real_bots_from_three_to_ten_seats(tmp_path: Path) 
     # Four Saboteur bots: a 5-player table cannot be seated, 3 and 4 can.
     out = referee("ladder", "--game", "saboteur", "--no-builtins", "--players", "3-5", "--matches", "7",
                   "--workers", "2", "--move-time", "1", "--seed", "6", "--db", db).output
-    assert "warning: saboteur tables of 5 players are skipped" in out
+    assert "warning: Saboteur tables of 5 players are skipped" in out
     assert "played 7 matches (3-player: 3, 4-player: 4)" in out
     # Ten of them: a 10-player table, whose duplicate set is planned whole.
     with Store(db_path) as store:

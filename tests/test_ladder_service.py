@@ -130,7 +130,7 @@ def test_bot_authors_submit_remotely_with_tokens_and_watch_the_ladder_live(tmp_p
                f"{chain['commitment']}" in (tmp_path / "serve.log").read_text()
         assert chain["ended_at"] is None and chain["ladder_seed"] is None and chain["sets_dealt"] >= 1
         plain = referee("table", *server)
-        assert "gnadenlos ladder (base rules):" in plain and all(name in plain for name in "abc")
+        assert "Gnadenlos! ladder (base rules):" in plain and all(name in plain for name in "abc")
         assert "choice bot starting" in referee("logs", "a", *server, "--token", alice)
         assert "belongs to submitter 'alice'" in referee("logs", "a", *server, "--token", bob, code=1)
 

@@ -23,14 +23,15 @@ from typing import TYPE_CHECKING
 import click
 
 from ladder.cli import (
-    DEFAULT_MOVE_TIME, MIN_MOVE_TIME, check_cluster_options, db_option, game_option, open_store, parse_players,
-    parse_variant, scheduler_option, workers_option,
+    DEFAULT_MOVE_TIME, MIN_MOVE_TIME, check_cluster_options, config_option, db_option, game_option, open_store,
+    parse_players, parse_variant, scheduler_option, workers_option,
 )
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store import StoreError, default_db_path
 from referee.durations import Duration, format_duration
 
 if TYPE_CHECKING:
+    from ladder.config_file import LadderFile
     from ladder.service.events import Broadcaster
 
 DEFAULT_LISTEN = "127.0.0.1:50061"
@@ -50,7 +51,8 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
               show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
 @click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
-@click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots.")
+@click.option("--no-builtins", is_flag=True, help="Leave the built-in bots out: not registered, and those registered "
+              "before do not play.")
 @click.option("--seed", type=int, default=None, help="Seed of the matchmaking (tables and deals).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
               help="Play this rule set's ladder, NAME=VALUE (repeatable; default: the base rules): it seats only the "
@@ -65,10 +67,11 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
               help="Also serve the live standings page here (HTTP, on 127.0.0.1 unless HOST is given; 0: any port).")
 @game_option
 @db_option
+@config_option(exposed=True)
 def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Path | None, scheduler: str | None,
           workers: int | None, move_time: float, players: str, no_duplicate: bool, no_builtins: bool,
           seed: int | None, variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, web: str | None,
-          game: str, db_path: Path | None) -> None:
+          game: str, db_path: Path | None, ladder_file: LadderFile | None) -> None:
     """Run the ladder continuously and answer its API (submissions, standings, live stream)."""
     from ladder.access import Access
     from ladder.cluster import ClusterError, open_pool
@@ -120,11 +123,12 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
                    f"TLS {'on' if tls else 'off'}); Ctrl-C stops it", err=True)
         stop_on_sigterm()
         config = LadderConfig(game=game, matches=sys.maxsize, sizes=sizes, duplicate=not no_duplicate,
-                              variant=variant, seed=seed)
+                              variant=variant, seed=seed, builtins=not no_builtins)
 
         def pool() -> object:
             try:
-                return open_pool(scheduler, move_time, workers=workers, logs_dir=store.logs_dir)
+                return open_pool(scheduler, move_time, workers=workers, logs_dir=store.logs_dir,
+                                 limits=ladder_file.limits if ladder_file is not None else None)
             except ClusterError as exc:
                 raise click.ClickException(str(exc)) from None
 
@@ -203,12 +207,14 @@ def token_list(db_path: Path | None) -> None:
 @db_option
 def token_revoke(name: str, db_path: Path | None) -> None:
     """Revoke NAME's token (its bots stay registered and stay NAME's)."""
-    from ladder.access import Access
+    from ladder.access import Access, AccessError
 
     access = Access((db_path or default_db_path()).parent)
     try:
         if not access.revoke(name):
             raise click.ClickException(f"no token named {name!r}; `referee token list` shows them")
+    except AccessError as exc:
+        raise click.ClickException(str(exc)) from None
     finally:
         access.close()
     click.echo(f"revoked the token of {name}")

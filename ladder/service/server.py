@@ -183,7 +183,8 @@ def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool]
     warned = False
     while True:
         try:
-            seatable(config.game, config.sizes, len(game_roster(store, config.game, config.variant)))
+            seatable(config.game, config.sizes, len(game_roster(store, config.game, config.variant,
+                                                                builtins=config.builtins)))
         except LadderError as exc:
             if not warned:
                 echo(f"{safe_line(exc)}; waiting for submissions")

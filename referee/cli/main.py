@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "view": "referee.cli.view:view",
     "report": "ladder.report_cli:report",
     "submit": "ladder.cli:submit",
+    "retire": "ladder.cli:retire",
     "check": "ladder.check_cli:check",
     "bots": "ladder.cli:bots",
     "ladder": "ladder.cli:ladder",

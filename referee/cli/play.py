@@ -103,7 +103,7 @@ class LiveView:
         if kind == HEADER:
             self.replayer = Replayer(entry)
             self.screen = Screen(self.console) if self.console.is_terminal else None
-            self.view = MatchView(self.screen or self.console, entry, spectator=True)
+            self.view = MatchView(self.screen or self.console, entry, spectator=True, log=self.screen is None)
             return
         if self.replayer is None or self.view is None:
             return

@@ -17,8 +17,8 @@ package (its `render` module: a `GameRenderer` its `GamePlugin` declares); a
 game without one is shown as plain text of each event.
 """
 
-from referee.render.common import ANY, PUBLIC, GameRenderer, seat_label
-from referee.render.view import MatchView, decision_text, event_text, render_table, result_table
+from referee.render.common import ANY, PUBLIC, GameRenderer, seat_label, seat_names
+from referee.render.view import MatchView, decision_text, event_text, match_title, render_table, result_table
 
-__all__ = ["ANY", "PUBLIC", "GameRenderer", "MatchView", "decision_text", "event_text", "render_table",
-           "result_table", "seat_label"]
+__all__ = ["ANY", "PUBLIC", "GameRenderer", "MatchView", "decision_text", "event_text", "match_title",
+           "render_table", "result_table", "seat_label", "seat_names"]

@@ -26,6 +26,20 @@ Json = Mapping[str, Any]
 T = TypeVar("T")
 
 
+def seat_names(header: Json) -> list[str]:
+    """The names a record's seats are shown by (escaped): the label the
+    referee gave each bot, not its handshake name, which two versions of
+    one bot share (`mcts[1]` and `mcts[3]` look alike; `mcts-0.05[1]` and
+    `mcts-0.2[3]` do not). A ladder labels a bot NAME@VERSION; the
+    @VERSION is left out unless another seat has the same NAME. A record
+    without labels (none older than the format's first version is) falls
+    back on the handshake names."""
+    labels = [str(seat.get("label") or seat["name"]) for seat in header["seats"]]
+    bare = [label.partition("@")[0] for label in labels]
+    counts = Counter(bare)
+    return [safe_line(name if counts[name] == 1 else label) for name, label in zip(bare, labels)]
+
+
 def seat_label(seat: int, names: Sequence[str]) -> Text:
     """A seat's name (a bot's own choice: escaped, never markup) and number."""
     style = SEAT_STYLES[seat % len(SEAT_STYLES)]
@@ -89,6 +103,12 @@ class GameRenderer:
     def shows_table(self, kinds: Collection[str]) -> bool:
         """Whether a step whose visible events have these kinds is followed by the table."""
         return True
+
+    def shows_table_in_log(self, kinds: Collection[str]) -> bool:
+        """The same for output that scrolls (a log, a pipe) instead of one
+        screen redrawn in place, where every table drawn stays: by default
+        as often; a game whose table is large draws it less often there."""
+        return self.shows_table(kinds)
 
     def observed(self, observations: Sequence[Json]) -> None:
         """The viewer's observations after a step (for a renderer that follows the match)."""

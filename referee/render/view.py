@@ -17,9 +17,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from referee.games import Event, Observation
+from referee.games import Event, Observation, load_game
 from referee.games.plugin import plugin
-from referee.render.common import ANY, PUBLIC, GameRenderer, Json, seat_label
+from referee.render.common import ANY, PUBLIC, GameRenderer, Json, seat_label, seat_names
 from referee.untrusted import safe_line, safe_text
 
 def renderer_for(game: str, names: Sequence[str], combine: str = PUBLIC) -> GameRenderer:
@@ -158,14 +158,23 @@ def strike_text(line: Json, names: Sequence[str]) -> Text:
                          (f" strike: {safe_line(line['strike']['reason'])}", "bold red"))
 
 
+def match_title(header: Json) -> str:
+    """"Gnadenlos! match gnadenlos-3f2a-0": the game's title, as people write it."""
+    return f"{load_game(header['game']).title} match {header['match_id']}"
+
+
 class MatchView:
     """Prints a match step by step for one kind of viewer (a `Viewpoint`)."""
 
     def __init__(self, console: Any, header: Json, *, seat: int | None = None,
-                 spectator: bool = False) -> None:
+                 spectator: bool = False, log: bool = False) -> None:
+        """`log`: the output scrolls (a pipe, a file) rather than being one
+        screen redrawn in place, so the table is drawn only as often as the
+        game's renderer wants it in a log (`shows_table_in_log`)."""
         self.console = console
+        self.log = log
         self.game = header["game"]
-        self.names = [safe_line(s["name"]) for s in header["seats"]]  # the bots' own names
+        self.names = seat_names(header)
         self.num_seats = len(self.names)
         self.seat = seat
         self.spectator = spectator
@@ -178,7 +187,7 @@ class MatchView:
         bank = f" + bank {tc['time_bank']} s" if tc.get("time_bank") else ""
         who = (f"seen by {self.names[self.seat]}[{self.seat}]" if self.seat is not None
                else "public view" if self.spectator else "every seat's view")
-        text = Text.assemble((safe_line(f"{header['game']} match {header['match_id']}"), "bold"),
+        text = Text.assemble((safe_line(match_title(header)), "bold"),
                              f"  seed {header['seed']}  {tc['move_time']} s/decision{bank}  ({who})\n")
         for seat in range(self.num_seats):
             info = header["seats"][seat]
@@ -201,7 +210,8 @@ class MatchView:
         for forfeit in self.viewpoint.forfeits(step.forfeits):
             self.console.print(forfeit_text(forfeit, self.names))
         observations = [o.to_json() for o in self.viewpoint.observations(step.observations)]
-        if step.decision is None or self.renderer.shows_table(kinds):
+        shows_table = self.renderer.shows_table_in_log if self.log else self.renderer.shows_table
+        if step.decision is None or shows_table(kinds):
             # a title is markup to the renderers' panels; the name in it must not be
             title = escape(f"as {self.names[self.seat]}[{self.seat}] sees it") if self.seat is not None else ""
             table = self.renderer.table(observations, title)

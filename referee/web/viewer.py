@@ -25,8 +25,8 @@ from typing import Any
 
 from referee.games import Event
 from referee.records import Entry, MatchRecord
-from referee.render.common import ANY, Json
-from referee.render.view import Viewpoint, decision_text, forfeit_text, renderer_for, strike_text
+from referee.render.common import ANY, Json, seat_names
+from referee.render.view import Viewpoint, decision_text, forfeit_text, match_title, renderer_for, strike_text
 from referee.replay import Step, steps
 from referee.untrusted import safe_line
 from referee.web.drawing import GameDrawing, drawing_for, esc, seat_css
@@ -74,7 +74,7 @@ class Prepared:
 
 
 def _names(record: MatchRecord) -> list[str]:
-    return [safe_line(seat["name"]) for seat in record.header["seats"]]
+    return seat_names(record.header)
 
 
 def _view(prepared: Prepared, viewpoint: Viewpoint, key: str, title: str, texts: Texts,
@@ -194,7 +194,7 @@ def viewer_html(record: MatchRecord, seats: Sequence[int] | None = None) -> str:
     prepared = Prepared.of(record)
     data = viewer_data(prepared, seats)
     drawing = drawing_for(record.header["game"], _names(record), ANY)
-    title = f"{record.header['game']} match {safe_line(record.header['match_id'])}"
+    title = safe_line(match_title(record.header))
     body = static_text("referee.web", "static/viewer.html").replace("{{title}}", html.escape(title))
     return html_page(title=title, body=body, scripts=[static_text("referee.web", "static/viewer.js")],
                      styles=[static_text("referee.web", "static/viewer.css"), seat_css(), type(drawing).css()],

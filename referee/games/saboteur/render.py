@@ -318,6 +318,12 @@ class SaboteurRenderer(GameRenderer):
     def shows_table(self, kinds: Collection[str]) -> bool:
         return not MAZE_EVENTS.isdisjoint(kinds)
 
+    def shows_table_in_log(self, kinds: Collection[str]) -> bool:
+        """In a log only as a round begins: with the maze at each round's
+        end (`interlude`) that is every round's start and finish, where a
+        7-player match drawn after every change printed 4,364 lines."""
+        return "round_started" in kinds
+
     def observed(self, observations: Sequence[Json]) -> None:
         self._maze = Maze.from_observations(observations, self.combine) if observations else None
 
