@@ -553,30 +553,29 @@ class Match:
         for seat in deciding:
             book = self._books[seat]
             book.decisions += 1
-            line: Entry = {"seat": seat, **offered(legal[seat])} if recording else {}
-            lines.append(line)
-            if self.trusted[seat]:
-                line["by"] = "bot"
-                if recording:
-                    line["action"] = actions[seat].to_json()
-                continue
-            answer = answers.get(seat)
-            if answer is not None and answer.action is not None:
-                actions[seat] = answer.action
-                line["by"] = "bot"
-            else:
-                actions[seat] = legal[seat][self._fallback_rng().randrange(len(legal[seat]))]
-                line["by"] = "referee"
+            line: Entry = {}  # what the record says of this seat's decision
+            if not self.trusted[seat]:
+                answer = answers.get(seat)
+                if answer is not None and answer.action is not None:
+                    actions[seat] = answer.action
+                else:
+                    actions[seat] = legal[seat][self._fallback_rng().randrange(len(legal[seat]))]
+                    line["by"] = "referee"
+                if answer is not None:
+                    book.seconds += answer.seconds
+                    if book.bank is not None:
+                        self._charge(book, answer)
+                    if answer.fault is not None:
+                        line["strike"] = self._strike(seat, answer.fault)
+                    if recording:
+                        line["time"] = round(answer.seconds, 6)
+                        if book.bank is not None:
+                            line["bank"] = round(book.bank, 6)
             if recording:
-                line["action"] = actions[seat].to_json()
-            if answer is not None:
-                book.seconds += answer.seconds
-                line["time"] = round(answer.seconds, 6)
-                self._charge(book, answer)
-                if book.bank is not None:
-                    line["bank"] = round(book.bank, 6)
-                if answer.fault is not None:
-                    line["strike"] = self._strike(seat, answer.fault)
+                strike = line.pop("strike", None)
+                lines.append({"seat": seat, **offered(legal[seat]), "by": line.pop("by", "bot"),
+                              "action": actions[seat].to_json(), **line,
+                              **({"strike": strike} if strike is not None else {})})
         events = state.apply(actions)
         if self._writer is not None:
             self._writer.write({"type": DECISION, "n": self.decisions, "seats": lines,
@@ -594,12 +593,11 @@ class Match:
         answers: dict[int, Answer] = {}
         sent: list[int] = []
         tc = self.tc
+        move_time, grace = (math.inf, 0.0) if tc is None else (tc.move_time, tc.grace)
         for seat in seats:
             book = self._books[seat]
             book.requests += 1
-            allowance = math.inf if tc is None else tc.move_time + (book.bank or 0.0)
-            request = Request(book.requests, state.observe(seat), legal[seat], allowance,
-                              0.0 if tc is None else tc.grace)
+            request = Request(book.requests, state.observe(seat), legal[seat], move_time + (book.bank or 0.0), grace)
             try:
                 self.seats[seat].send(request)
             except BotFault as fault:
@@ -628,7 +626,7 @@ class Match:
 
     def _charge(self, book: _Book, answer: Answer) -> None:
         """Time beyond move_time comes out of the bank; a timeout empties it."""
-        if book.bank is None or self.tc is None:
+        if book.bank is None or self.tc is None:  # no bank: nothing to draw from
             return
         if answer.fault is not None and answer.fault.reason == "timeout":
             book.bank = 0.0

@@ -5,8 +5,12 @@ A game designer asks "does seat 0 win too often?", "how do matches end?",
 registered game with uniformly random legal decisions, entirely in-process
 (no bots, no gRPC), and aggregating what happened.
 
-The loop is game-neutral: it only uses the `referee.games` interface
-(`new_state`, `to_act`, `legal_actions`, `apply_unchecked`, `outcome`). What a
+Each match is played by the referee's one match loop (referee/match.py),
+untimed and unrecorded, with policy seats (referee/seats/policy.py): a
+policy over the whole state is a trusted seat, and a table of them takes
+the loop's fast path (`apply_unchecked`, no requests; bench/loop_bench.py
+measures it against the loop simulate had of its own). It is game-neutral:
+it only uses the `referee.games` interface. What a
 game's matches are worth reporting beyond that (Gnadenlos!'s winner field and
 nuggets and win share by turn order, Saboteur's win share per role) comes
 from a small `Summariser` in the game's package (`summary.SUMMARISER`,

@@ -33,7 +33,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from botsdk.contract import TimeControl
 
@@ -76,9 +76,11 @@ class MatchStart:
     seed_commitment: bytes
 
 
-@dataclass(frozen=True)
-class Request:
-    """One decision asked of one seat (the protocol's `Decide`)."""
+class Request(NamedTuple):
+    """One decision asked of one seat (the protocol's `Decide`).
+
+    A NamedTuple, as `Answer` is: immutable, and made in a fifth of a
+    frozen dataclass's time, twice for every decision of a simulation."""
 
     request_id: int
     """The seat's own count of its requests, 1, 2, 3, ... (never match-wide:
@@ -92,8 +94,7 @@ class Request:
     later than both together is a timeout."""
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """What came of a request: an action, or a fault (then no action)."""
 
     action: Action | None
