@@ -443,7 +443,9 @@ class Match:
         return self.result()
 
     def run(self, record: RecordWriter | None = None) -> None:
-        """Play the match to its end; `record` (if any) gets every line."""
+        """Play the match to its end; `record` (if any) gets every line.
+        A seat's failure never raises (it is struck or forfeits); what the
+        engine, a strict seat or the record raises reaches the caller."""
         if record is not None:
             if self.tc is None:
                 raise ValueError("a match without a time control is not recorded: give it one")
@@ -461,8 +463,9 @@ class Match:
             self.seconds = time.monotonic() - started
             return
         self._books = [_Book(None if self.tc is None else self.tc.time_bank) for _ in self.seats]
-        # Sent to every seat before the deal and recorded; seed and salt are
-        # revealed at the end (docs/records.md, "Provably fair deals").
+        # The commitment goes to every seat in its MatchStart and into the
+        # record; seed and salt are revealed at the end (docs/records.md,
+        # "Provably fair deals").
         self._seed_salt = fairness.new_salt()
         self._seed_commitment = fairness.commitment(self.seed, self._seed_salt)
         if self._writer is not None:
