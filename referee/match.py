@@ -680,7 +680,7 @@ class Match:
             return
         for seat, player in enumerate(self.seats):
             book = self._books[seat]
-            if book.started and book.forfeit is None and player.hears_events:
+            if book.started and book.forfeit is None:
                 seen = [event for event in events if seat in event.visible_to]
                 if seen:
                     try:

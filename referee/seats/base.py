@@ -137,8 +137,6 @@ class Seat(abc.ABC):
     mostly waits, so the loop waits for several such seats at once, on
     threads. A seat that computes its answer in `collect` is collected on
     the loop's own thread, one after another."""
-    hears_events: bool = True
-    """False for a seat that needs no events (the loop may then skip building them)."""
     reads_state: bool = False
     """True only for a `TrustedSeat` (a plain attribute: the loop reads it
     per match, where an ABC's isinstance costs more than a Leduc decision)."""
@@ -173,12 +171,12 @@ class Seat(abc.ABC):
 
 class TrustedSeat(Seat):
     """A policy that reads the whole state (simulate's random or scripted
-    players): `choose` replaces send and collect; it is told nothing, not
-    timed, never struck, and its action must be legal. Never give one a
+    players): `choose` replaces start, send and collect; it is told
+    nothing (no events either), not timed, never struck, and its action
+    must be legal. Never give one a
     player that must not see every hand."""
 
     kind = "policy"
-    hears_events = False
     reads_state = True
 
     @abc.abstractmethod
