@@ -58,7 +58,7 @@ from botsdk import fairness
 from botsdk.contract import PROTOCOL_VERSION, TimeControl
 
 from referee.games import Action, Event, Game, Outcome, State, load_game
-from referee.games.base import derive_seed
+from referee.games.base import IllegalActionError, derive_seed
 from referee.games.plugin import plugin
 from referee.games.rule_sets import undeclared
 from referee.process import BotProcess
@@ -378,6 +378,8 @@ class Match:
     _seed_salt = b""
     _seed_commitment = b""
     _summary_figures: dict[str, Any] | None = None
+    _listeners: Sequence[tuple[int, Seat, _Book]] = ()
+    """The seats that started, which hear events until they forfeit."""
 
     def __init__(
         self, rules: Game, seats: Sequence[Seat], *, seed: int, variant: Mapping[str, str] | None = None,
@@ -519,6 +521,8 @@ class Match:
                 self._forfeit(seat, fault.reason, fault.detail)
                 continue
             self._books[seat].started = True
+        self._listeners = [(seat, player, book) for seat, (player, book) in enumerate(zip(self.seats, self._books))
+                           if book.started]
         self._tell(self._setup)
 
     def _play_trusted(self, state: State) -> None:
@@ -548,10 +552,18 @@ class Match:
         self.decisions += 1
         deciding = sorted(state.to_act())
         recording = self._writer is not None
-        legal = {seat: state.legal_actions(seat) for seat in deciding if recording or not self.trusted[seat]}
-        actions = {seat: self._chooser(seat).choose(state, seat) for seat in deciding if self.trusted[seat]}
-        answers = self._ask(state, [s for s in deciding if not self.trusted[s] and self._books[s].forfeit is None],
-                            legal)
+        legal: dict[int, tuple[Action, ...]] = {}
+        actions: dict[int, Action] = {}
+        asking: list[int] = []
+        for seat in deciding:
+            legal[seat] = state.legal_actions(seat)
+            if self.trusted[seat]:
+                actions[seat] = self._chooser(seat).choose(state, seat)
+                if actions[seat] not in legal[seat]:
+                    raise IllegalActionError(f"the trusted seat {seat} chose {actions[seat]}, not a legal action")
+            elif self._books[seat].forfeit is None:
+                asking.append(seat)
+        answers = self._ask(state, asking, legal)
         lines: list[Entry] = []
         for seat in deciding:
             book = self._books[seat]
@@ -579,7 +591,12 @@ class Match:
                 lines.append({"seat": seat, **offered(legal[seat]), "by": line.pop("by", "bot"),
                               "action": actions[seat].to_json(), **line,
                               **({"strike": strike} if strike is not None else {})})
-        events = state.apply(actions)
+        # Every seat of to_act() decided, and every action is one of the legal
+        # actions the engine offered in this very state (an answer outside
+        # them was struck above): the checks of the engine's public `apply`
+        # would only compute the legal actions again, which costs a
+        # simulation of heuristic players more than the loop's own work.
+        events = state._apply(actions, record=True)
         if self._writer is not None:
             self._writer.write({"type": DECISION, "n": self.decisions, "seats": lines,
                                 "events": [event.to_json() for event in events]})
@@ -678,9 +695,8 @@ class Match:
         """Each seat gets the events it may see (G-10), nothing else."""
         if not events:
             return
-        for seat, player in enumerate(self.seats):
-            book = self._books[seat]
-            if book.started and book.forfeit is None:
+        for seat, player, book in self._listeners:
+            if book.forfeit is None:
                 seen = [event for event in events if seat in event.visible_to]
                 if seen:
                     try:
