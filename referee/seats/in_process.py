@@ -11,6 +11,11 @@ interrupted, so its lateness is seen when it returns), an exception in
 `decide` a crash. `strict` is for trusted built-in bots in benchmarks and
 tests, where an illegal answer or an exception is a bug to see at once,
 never something to repair: it is raised instead.
+
+What the seat hands the bot is its seat's information only; but code that
+runs in the referee's process could reach anything there, so an
+in-process seat is for trusted code (the built-in bots, a person's own
+policy). An untrusted bot is a process in its jail (`ProcessSeat`).
 """
 
 from __future__ import annotations
