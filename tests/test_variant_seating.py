@@ -23,7 +23,7 @@ GNADENLOS = load_game("gnadenlos")
 
 def play(tmp_path: Path, *args: str) -> object:
     return CliRunner().invoke(cli, ["play", "--seed", "3", "--json", "--record", str(tmp_path / "m.jsonl"),
-                                    "--move-time", "5s", *args])
+                                    "--move-time", "5s", "--log-dir", str(tmp_path / "logs"), *args])
 
 
 def test_play_refuses_a_bot_that_does_not_declare_the_variant(tmp_path: Path) -> None:
