@@ -37,7 +37,9 @@ def test_ctrl_c_stops_the_match_with_its_own_status_and_closes_the_bots(tmp_path
     record = tmp_path / "match.jsonl"
     play = start("--record", str(record))
     assert play.stdout is not None
-    assert "gnadenlos match" in play.stdout.readline()  # the match is on
+    assert "gnadenlos match" in play.stdout.readline()  # the header: the match is on
+    play.stdout.readline()  # its seats
+    play.stdout.readline()  # the setup's first event: the record's setup line is written
     bots = bots_of(play)
     assert bots
     play.send_signal(signal.SIGINT)
