@@ -10,10 +10,10 @@
 - the in-process time of the very same matches: the engine replays each
   recorded match, building every observation and legal-action list the
   referee built, so the difference is the cost of the processes and the wire;
-- the decision round trip through the referee: `referee.match.send_request`
-  and `collect` (what `run_match` does per decision) on positions from random
-  matches, with the observation and legal actions built inside the timed
-  region, the random bot answering and the referee validating; p50 and p99.
+- the decision round trip through the referee: a `ProcessSeat`'s `send`
+  and `collect` (what the match loop does per decision) on positions from
+  random matches, with the observation and legal actions built inside the
+  timed region, the random bot answering; p50 and p99.
 """
 
 from __future__ import annotations
@@ -164,9 +164,10 @@ def positions(count: int, seed: int) -> list[tuple[Any, int]]:
 
 
 def round_trips(count: int, seed: int) -> list[float]:
-    """Seconds per decision through `send_request` + `collect` with a warm random bot."""
-    from referee.match import Answer, collect, send_request
+    """Seconds per decision through a `ProcessSeat`'s `send` + `collect` with a warm random bot."""
     from referee.process import BotProcess
+    from referee.seats import MatchStart, Request
+    from referee.seats.process import ProcessSeat
     from botsdk.contract import TimeControl
 
     samples = positions(count, seed)
@@ -174,16 +175,16 @@ def round_trips(count: int, seed: int) -> list[float]:
     bot = BotProcess.start(RANDOM_BOT, label="random")
     try:
         first_state, first_seat = samples[0]
-        bot.client.start_match(match_id="bench", game=GAME, variant={}, seat=first_seat, num_seats=SEATS,
-                               seat_names=["random"] * SEATS, time_control=control,
-                               observation=first_state.observe(first_seat))
+        player = ProcessSeat(bot)
+        player.start(MatchStart(match_id="bench", game=GAME, variant={}, seat=first_seat, num_seats=SEATS,
+                                seat_names=("random",) * SEATS, time_control=control,
+                                observation=first_state.observe(first_seat), seed_commitment=b""))
         times = []
         for request_id, (state, seat) in enumerate(samples * 2, 1):
             began = time.perf_counter()
             legal = state.legal_actions(seat)
-            pending = send_request(bot.client, request_id=request_id, observation=state.observe(seat),
-                                   legal_actions=legal, allowance=control.move_time, grace=control.grace)
-            answer = pending if isinstance(pending, Answer) else collect(pending)
+            player.send(Request(request_id, state.observe(seat), legal, control.move_time, control.grace))
+            answer = player.collect()
             if answer.action is None:
                 raise RuntimeError(f"the random bot failed: {answer.fault}")
             times.append(time.perf_counter() - began)
@@ -214,7 +215,7 @@ def referee_profile(matches: int, seed: int) -> tuple[list[tuple[str, float]], f
     bots = start_bots([RANDOM_BOT + ["--seed", str(i)] for i in range(SEATS)], [f"random{i}" for i in range(SEATS)])
     control = TimeControl(move_time=MOVE_TIME)
     parts = (
-        ("sending events (encode once, queue per seat)", ("match.py", "_flush")),
+        ("sending events (encode once, queue per seat)", ("seats/process.py", "_flush")),
         ("the engine's apply, with its legality check and events", ("base.py", "apply")),
         ("building observations", ("state.py", "observe")),
         ("encoding each Decide", ("codec.py", "encode")),
@@ -225,8 +226,10 @@ def referee_profile(matches: int, seed: int) -> tuple[list[tuple[str, float]], f
         profiler = cProfile.Profile(time.thread_time)
         process_cpu = time.process_time()
         profiler.enable()
-        for offset in range(matches):
-            run_match(GAME, bots, seed=seed + 1 + offset, time_control=control)
+        with tempfile.TemporaryDirectory() as records:  # recorded, as every real match is
+            for offset in range(matches):
+                run_match(GAME, bots, seed=seed + 1 + offset, time_control=control,
+                          record_path=Path(records) / f"{offset}.jsonl")
         profiler.disable()
         process_cpu = time.process_time() - process_cpu
     finally:

@@ -168,7 +168,7 @@ class Decisions:
     def round_trip(self, index: int) -> None:
         observation, legal = self.positions[index % len(self.positions)]
         self.request_id += 1
-        self.client.send_decide(request_id=self.request_id, observation=observation, legal_actions=legal, deadline=1.0)
+        self.client.send_decide(request_id=self.request_id, observation=observation, legal_actions=legal, allowance=1.0)
         self.client.receive_decision(request_id=self.request_id, legal_actions=legal, timeout=1.05)
 
     def close(self) -> None:
@@ -246,7 +246,7 @@ def in_situ(folder: str, positions: list[tuple[Any, tuple[Any, ...]]], count: in
     for i in range(count):
         observation, legal = positions[i % len(positions)]
         begin = clock()
-        client.send_decide(request_id=i + 1, observation=observation, legal_actions=legal, deadline=1.0)
+        client.send_decide(request_id=i + 1, observation=observation, legal_actions=legal, allowance=1.0)
         sent = clock()
         client.receive_decision(request_id=i + 1, legal_actions=legal, timeout=1.05)
         trips.append(clock() - begin)
@@ -268,7 +268,7 @@ def cold_start(socket_path: str, observation: Any, legal: tuple[Any, ...]) -> fl
     begin = time.perf_counter()
     process, client = start_random_bot(socket_path)
     start_match(client, observation)
-    client.send_decide(request_id=1, observation=observation, legal_actions=legal, deadline=1.0)
+    client.send_decide(request_id=1, observation=observation, legal_actions=legal, allowance=1.0)
     client.receive_decision(request_id=1, legal_actions=legal, timeout=5.0)
     elapsed = time.perf_counter() - begin
     client.close()

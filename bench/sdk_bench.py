@@ -111,7 +111,7 @@ def round_trips(folder: str, positions: list[tuple[Any, tuple[Any, ...]]], block
             observation, legal = positions[index % len(positions)]
             request_ids[sdk] += 1
             client.send_decide(request_id=request_ids[sdk], observation=observation, legal_actions=legal,
-                               deadline=1.0)
+                               allowance=1.0)
             client.receive_decision(request_id=request_ids[sdk], legal_actions=legal, timeout=1.05)
         return run
 
@@ -134,7 +134,7 @@ def bot_side(folder: str, positions: list[tuple[Any, tuple[Any, ...]]], count: i
         start_match(client, positions[0][0])
         for i in range(count):
             observation, legal = positions[i % len(positions)]
-            client.send_decide(request_id=i + 1, observation=observation, legal_actions=legal, deadline=1.0)
+            client.send_decide(request_id=i + 1, observation=observation, legal_actions=legal, allowance=1.0)
             client.receive_decision(request_id=i + 1, legal_actions=legal, timeout=1.05)
         client.close()
         stop(process)
@@ -150,7 +150,7 @@ def cold_starts(folder: str, observation: Any, legal: tuple[Any, ...], runs: int
             begin = time.perf_counter()
             process, client = start(sdk, os.path.join(folder, "cold.sock"))
             start_match(client, observation)
-            client.send_decide(request_id=1, observation=observation, legal_actions=legal, deadline=1.0)
+            client.send_decide(request_id=1, observation=observation, legal_actions=legal, allowance=1.0)
             client.receive_decision(request_id=1, legal_actions=legal, timeout=5.0)
             times[sdk].append(time.perf_counter() - begin)
             client.close()

@@ -16,8 +16,9 @@ under that rule set.
 A shared first place counts as a fraction (1/k for k winners). Intervals are
 95 % Wilson score intervals over the matches played.
 
-Matches run in the in-process arena (bots/arena.py: each bot gets only its
-observation and legal actions), in parallel over `--workers` processes. The
+Matches run in process through the referee's one match loop
+(`referee.match.play_bots`: each bot gets only its observation, legal
+actions and events), in parallel over `--workers` processes. The
 MCTS bot's figures (decisions per match, iterations per second) come from its
 own `stats`. The profile plays a few MCTS decisions from positions of
 heuristic matches under cProfile and splits the search time by what it calls.
@@ -43,12 +44,12 @@ from typing import Any
 from rich.console import Console
 
 from bench.recording import machine_summary, write_section
-from bots.arena import play_match
 from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
 from bots.random import RandomBot
 from bots.sdk import Bot, DecisionContext, MatchInfo, TimeControl
 from referee.games import load_game
+from referee.match import play_bots
 from referee.games.base import parse_variant
 from referee.files import write_atomically
 
@@ -56,7 +57,7 @@ SECTION = "Bots"
 SEATS = 4
 BASE_SEED = 10_000
 ARENA_MOVE_TIME = 30.0
-"""The arena's deadline: loose, so the MCTS bot thinks exactly its own move time."""
+"""The in-process matches' move time: loose, so the MCTS bot thinks exactly its own move time."""
 CPU_CLOCK = True
 """Count the MCTS move time in CPU seconds of the worker: the machine may be
 shared, and a decision should get the same work whatever else runs."""
@@ -128,12 +129,12 @@ def play_one(job: tuple[str, int]) -> MatchFigures:
     ]
     bots[seat] = subject(name, match)
     variant = split_variant(setting)[1]
-    result = play_match(bots, BASE_SEED + match, game=game, variant=variant, move_time=ARENA_MOVE_TIME)
-    ranks = result.outcome.ranks
+    result = play_bots(bots, BASE_SEED + match, game=game, variant=variant, move_time=ARENA_MOVE_TIME)
+    ranks = result.ranks
     win = 1 / ranks.count(0) if ranks[seat] == 0 else 0.0
     stats = getattr(bots[seat], "stats", None)
     return MatchFigures(
-        setting, win, result.outcome.reason, result.decisions[seat], result.seconds[seat],
+        setting, win, result.end_reason, result.seats[seat].decisions, result.seats[seat].seconds,
         stats.total_iterations if stats else 0, stats.total_cpu_seconds if stats else 0.0,
     )
 
@@ -271,7 +272,7 @@ def render(rows: list[dict[str, object]], profile: tuple[list[tuple[str, float]]
         f"Measured by `python -m bench strength` (bench/strength_bench.py) on {machine_summary()}.",
         f"{SEATS} seats{saboteur_seats}, the bot under test rotated over the seats, {workers} worker processes, "
         "in-process arena "
-        "(bots/arena.py: observations and legal actions only). A shared first place counts as a fraction. "
+        "(`referee.match.play_bots`, the referee's match loop: observations and legal actions only). A shared first place counts as a fraction. "
         "95 % Wilson intervals. MCTS: default settings (heuristic rollouts cut off after 24 decisions, then a "
         "static evaluation; heuristic-guided progressive widening); its move time counted in CPU seconds of its "
         "worker process (the machine was shared with other jobs, so wall-clock time would give a decision less "

@@ -11,9 +11,11 @@ else of the author's), and checks in turn:
   handshake, its bounds and its protocol version, within the start-up time;
 - the games: each one bot.toml lists must be in the handshake;
 - play: seeded real matches of each game (referee/probe.py), the bot in
-  one seat, the built-in heuristic in the others: every answer legal, well
-  formed and in time (a strike is a failure here, though a submission is
-  refused only for a forfeit: a bot that draws strikes loses matches);
+  one seat, the built-in heuristic in the others, played by the same match
+  loop, failure policy, `MatchStart` and `MatchEnd` as the ladder's: every
+  answer legal, well formed and in time (a strike is a failure here, though
+  a submission is refused only for a forfeit: a bot that draws strikes
+  loses matches);
 - answer times as percentiles against the move time (the ladder's, 2 s, by
   default), and the first answer, which a cold start makes slow;
 - the sizes of the messages it was sent and of its answers;
@@ -32,7 +34,7 @@ import signal
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,10 +182,14 @@ def _check(path: Path, place: BotPlace, log: Path, options: CheckOptions, report
     if manifest.name is None:
         report.add("submission", OK, "a single file: give it a name when you submit it (--name NAME)")
     label = manifest.name or path.name
+
+    def start() -> BotProcess:
+        return BotProcess.start(folder_command(manifest.command, staged), label=label,
+                                startup_timeout=options.startup_timeout, log_path=log, expose=[staged])
+
     started = time.monotonic()
     try:
-        bot = BotProcess.start(folder_command(manifest.command, staged), label=label,
-                               startup_timeout=options.startup_timeout, log_path=log, expose=[staged])
+        bot = start()
     except BotFault as fault:
         _start_failed(place.unstaged(fault.detail), options, isinstance(fault, ProtocolMismatch), report)
         _refused(fault.detail, log, place, report)
@@ -191,10 +197,12 @@ def _check(path: Path, place: BotPlace, log: Path, options: CheckOptions, report
     try:
         _started(bot, time.monotonic() - started, options, report)
         declared = tuple(dict.fromkeys([*manifest.variants, *options.variants])) or None  # as submit has it
-        _play(bot, wanted, declared, options, report)
+        bot = _play(bot, start, wanted, declared, options, report)
     finally:
+        running = bot.alive  # a bot killed for a forfeit says nothing of how it ends on SIGTERM
         bot.close()
-        _shutdown(bot, report)
+        if running:
+            _shutdown(bot, report)
         _refused(None, log, place, report)
 
 
@@ -242,32 +250,39 @@ def _serving(socket_path: str, service: str) -> bool:
     return bool(answer.status == health_pb2.HealthCheckResponse.SERVING)
 
 
-def _play(bot: BotProcess, wanted: Sequence[str] | None, declared: Sequence[str] | None, options: CheckOptions,
-          report: CheckReport) -> None:
+def _play(bot: BotProcess, start: Callable[[], BotProcess], wanted: Sequence[str] | None,
+          declared: Sequence[str] | None, options: CheckOptions, report: CheckReport) -> BotProcess:
     """Each game, under the base rules and every variant submit would
     validate (bot.toml's and --variant's, else every one the handshake
-    declares)."""
+    declares). A forfeit kills the bot, as in the ladder: the next game is
+    played by a fresh start of it. Returns the bot as it is at the end."""
     try:
         games = handshake_games(bot.label, bot.info.games, wanted)
     except SubmissionError as exc:
         report.add("games", ERROR, safe_line(exc, MESSAGE_LIMIT))
-        return
+        return bot
     try:
         variants = handshake_variants(bot.label, bot.info.variants, games, declared)
         rule_sets = {game: [{}, *covering_variants(game, variants)] for game in games}
     except SubmissionError as exc:
         report.add("variants", ERROR, safe_line(exc, MESSAGE_LIMIT))
-        return
+        return bot
     time_control = TimeControl(move_time=options.move_time, grace=GRACE)
     for game in games:
         if not bot.alive:
-            report.add(game, ERROR, f"not played: the bot's process is gone ({bot.exit_description()})",
-                       FIXES["crashed"])
-            continue
+            gone = bot.exit_description()
+            bot.close()
+            try:
+                bot = start()
+            except BotFault as fault:
+                report.add(game, ERROR, f"not played: the bot's process is gone ({gone}) and did not start "
+                           f"again: {safe_line(fault.detail, MESSAGE_LIMIT)}", FIXES["crashed"])
+                continue
         probe = probe_game(bot, game, decisions=options.decisions, time_control=time_control, seed=options.seed,
                            variants=rule_sets[game])
         report.games.append(_summary(probe))
         _judge(probe, options.move_time, report)
+    return bot
 
 
 def _summary(probe: GameProbe) -> GameSummary:

@@ -1,8 +1,15 @@
-"""Run one match between bot processes: drive the engine, ask the seats,
-enforce time, apply the failure policy, write the record.
+"""The match loop: every match is played here, whoever plays its seats.
 
-The referee asks exactly the seats in `to_act()`. A simultaneous decision
-(the commitment of G-5.4) is sent to every deciding seat before any answer is
+A match drives an engine and asks its seats for decisions through one
+interface (`referee.seats.Seat`): bot processes over gRPC (`run_match`, what
+`referee play`, `submit` and the ladder play), bots and policies in this
+process (`play_match`: `referee check`'s opponents; `play_bots`: the
+strength benchmark's bots; `Match` itself: `referee simulate`).
+Who hears which event, the clock and the time bank, strikes, fallbacks,
+forfeits and the record are written here once.
+
+The loop asks exactly the seats in `to_act()`. A simultaneous decision (the
+commitment of G-5.4) is sent to every deciding seat before any answer is
 read, and no seat hears anything of another's commitment until all are in:
 the engine reveals them only when it applies all decisions together (G-10:
 "a simultaneous commitment is hidden from the others until all are in").
@@ -10,8 +17,10 @@ Every event goes only to the seats in its `visible_to` (G-10).
 
 Time control: each decision may use `move_time` seconds plus what remains of
 the seat's time bank; time used beyond `move_time` is drawn from the bank.
-The referee's own timer adds the GRACE transport allowance (both written into
-the record's header). The bot is told its allowance without the grace.
+The referee's timer adds the GRACE transport allowance (both written into
+the record's header). A seat is told its allowance without the grace. A
+match without a time control (`time_control=None`, simulations) times
+nobody.
 
 Failure policy (DESIGN.md): a late, illegal or malformed answer, or none
 because the bot died, gets a strike (with the stable reason code of the
@@ -22,30 +31,38 @@ other decision anyway. A crash, or reaching STRIKE_LIMIT strikes, is a
 forfeit: the referee plays that seat with the fallback policy to the end and
 ranks it last, after every seat that did not forfeit; several forfeiters
 share the last place. The others' match goes on untouched.
+
+Trusted seats (`referee.seats.TrustedSeat`: simulate's policies over the
+whole state) are asked through `choose` without clock or failure policy;
+when every seat is one and nothing is recorded, the loop takes its fast
+path: no requests, no record, and `apply_unchecked` unless a watcher reads
+the events (bench/loop_bench.py measures it against the simulation loop it
+replaced).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from botsdk import fairness
 from botsdk.contract import PROTOCOL_VERSION, TimeControl
 
-from referee.games import Action, Event, Game, Observation, Outcome, State, load_game
-from referee.games.base import derive_seed
-from referee.games.rule_sets import undeclared
+from referee.games import Action, Event, Game, Outcome, State, load_game
+from referee.games.base import IllegalActionError, derive_seed
 from referee.games.plugin import plugin
+from referee.games.rule_sets import undeclared
 from referee.process import BotProcess
-from referee.protocol.client import BotClient, BotCrashed, BotFault, IllegalAnswer
+from referee.protocol.faults import BotFault, IllegalAnswer
 from referee.records import (
     DECISION,
     FOOTER,
@@ -58,6 +75,9 @@ from referee.records import (
     RecordWriter,
     offered,
 )
+from referee.seats import Answer, MatchEnd, MatchStart, Request, Seat, SeatInfo, TrustedSeat
+from referee.seats.in_process import InProcessBot, InProcessSeat
+from referee.seats.process import ProcessSeat
 from referee.untrusted import safe_line
 
 log = logging.getLogger(__name__)
@@ -72,9 +92,16 @@ FALLBACK_STREAM = "referee_fallback"
 """The name under which the fallback generator's seed derives from the match seed."""
 
 FORFEIT_CRASHED = "crashed"
-CRASH_EXIT_WAIT = 0.2
-"""Seconds to wait for a crashed bot's exit status (the stream breaks first)."""
 FORFEIT_STRIKE_LIMIT = "strike_limit"
+
+UNTIMED = TimeControl(move_time=math.inf, time_bank=None, grace=0.0)
+"""What the seats of a match without a time control are told."""
+
+Watch = Callable[[State, Sequence[Event]], None]
+"""Follows a whole match from the referee's side: the state after the
+setup and after each decision, and every event of that step, whoever may
+see it (simulate's per-match figures)."""
+
 
 def public_summary(game: str, state: State) -> dict[str, Any]:
     """The footer's `summary` of a finished match: the game's public
@@ -90,6 +117,10 @@ class RefereeError(Exception):
     bots before reusing them."""
 
 
+class UndeclaredVariant(ValueError):
+    """A bot would be seated in a variant its handshake does not list."""
+
+
 @dataclass(frozen=True)
 class SeatResult:
     seat: int
@@ -99,6 +130,12 @@ class SeatResult:
     forfeit: str | None
     """The forfeit's reason code, or None."""
     strikes: int
+    forfeit_detail: str = ""
+    """The forfeit's detail for the author (the seat's own words, unescaped), or ""."""
+    decisions: int = 0
+    """Decisions the seat was asked (or, for a trusted seat, made)."""
+    seconds: float = 0.0
+    """The seat's answer times, added up."""
 
 
 @dataclass(frozen=True)
@@ -155,19 +192,23 @@ def final_ranks(engine_ranks: Sequence[int], forfeited: frozenset[int]) -> tuple
     )
 
 
+# ------------------------------------------------------------ entry points
+
+
 def run_match(
     game: str,
-    bots: Sequence[BotProcess],
+    bots: Sequence[BotProcess | Seat],
     *,
     seed: int,
     variant: Mapping[str, str] | None = None,
     time_control: TimeControl = TimeControl(),
     record_path: Path | None = None,
     match_id: str | None = None,
-    on_event: Callable[[Any], None] | None = None,
+    on_event: Callable[[Entry], None] | None = None,
     reveal_seed: bool = True,
 ) -> MatchResult:
-    """Play one match; seat i is played by bots[i].
+    """Play one refereed match; seat i is played by bots[i] (a bot process,
+    or any other `Seat`).
 
     `reveal_seed=False` keeps the seed and salt out of MatchEnd (the record
     still holds them): a ladder deals one seed to every seat rotation of a
@@ -176,96 +217,102 @@ def run_match(
     (docs/records.md, "A ladder's deals").
 
     `on_event` receives every record line (a dict, see docs/records.md) as it
-    is written. Raises ValueError for an unknown game, variant or seat
-    count, and RefereeError when the match fails for a reason that is not a
-    bot's fault. A bot's failure never raises: it is struck or forfeits.
+    is written; what it raises reaches the caller as it is. Raises
+    ValueError for an unknown game, variant or seat count (UndeclaredVariant
+    for a bot that does not declare the variant), and RefereeError when the
+    match fails for a reason that is not a bot's fault. A bot's failure
+    never raises: it is struck or forfeits.
     """
     rules = load_game(game)
-    rules.check_seats(len(bots))
-    full_variant = rules.check_variant(variant)
-    check_seated(rules, full_variant, bots)
-    match = _Match(rules.name, bots, seed, full_variant, time_control,
-                   match_id or uuid.uuid4().hex[:12], record_path, reveal_seed)
+    seats = [bot if isinstance(bot, Seat) else ProcessSeat(bot) for bot in bots]
+    match = Match(rules, seats, seed=seed, variant=variant, time_control=time_control, match_id=match_id,
+                  reveal_seed=reveal_seed)
     try:
-        with RecordWriter(record_path, on_event) as writer:
-            return match.run(writer)
+        if record_path is None and on_event is None:
+            return match.play()
+        with RecordWriter(record_path, _Listener(on_event) if on_event else None) as writer:
+            return match.play(writer)
     except (RefereeError, KeyboardInterrupt):
         raise
+    except _ListenerFailed as failed:
+        raise failed.raised from None
     except Exception as exc:
         raise RefereeError(f"match {match.match_id} failed in the referee: {exc!r}") from exc
 
 
-class UndeclaredVariant(ValueError):
-    """A bot would be seated in a variant its handshake does not list."""
+def play_match(
+    game: Game | str,
+    seats: Sequence[Seat],
+    *,
+    seed: int,
+    variant: Mapping[str, str] | None = None,
+    time_control: TimeControl | None = TimeControl(),
+    match_id: str | None = None,
+    reveal_seed: bool = True,
+) -> MatchResult:
+    """Play one match with `seats` in this process and no record: what
+    `referee check`, the arena and tests use. Raises ValueError for a bad
+    game, variant or seat count; whatever the engine or a strict seat
+    raises reaches the caller as it is."""
+    rules = game if isinstance(game, Game) else load_game(game)
+    return Match(rules, seats, seed=seed, variant=variant, time_control=time_control, match_id=match_id,
+                 reveal_seed=reveal_seed).play()
 
 
-def check_seated(rules: Game, variant: Mapping[str, str], bots: Sequence[BotProcess]) -> None:
+def play_bots(
+    bots: Sequence[InProcessBot],
+    seed: int,
+    *,
+    game: str = "gnadenlos",
+    variant: Mapping[str, str] | None = None,
+    move_time: float = 1.0,
+) -> MatchResult:
+    """A match of trusted bots in this process (anything shaped like
+    `bots.sdk.Bot`: the strength benchmark, the bots' tests), seat i played
+    by bots[i] in a strict `InProcessSeat`: an illegal answer or an
+    exception is a bug, raised as it is, never repaired. The match id is
+    "arena-SEED": a seeded bot's choices depend on it, so the same seed
+    plays the same match."""
+    return play_match(game, [InProcessSeat(bot, strict=True) for bot in bots], seed=seed, variant=variant,
+                      time_control=TimeControl(move_time=move_time), match_id=f"arena-{seed}")
+
+
+def check_seated(rules: Game, variant: Mapping[str, str], infos: Sequence[SeatInfo]) -> None:
     """Refuse, before the match, to seat a bot in a variant it does not say
     it plays (its handshake's `variants`, referee.games.rule_sets): a variant
-    may ask decisions the base rules never do. Bots that failed to start
-    are left to forfeit. Raises UndeclaredVariant naming each bot and what
-    it lacks."""
+    may ask decisions the base rules never do. Seats whose variants are not
+    known (None: code in this process) are not checked. Raises
+    UndeclaredVariant naming each bot and what it lacks."""
     lacking = []
-    for bot in bots:
-        if bot.fault is None:
-            missing = undeclared(rules, variant, bot.info.variants)
+    for info in infos:
+        if info.variants is not None:
+            missing = undeclared(rules, variant, info.variants)
             if missing:
-                lacking.append(f"{safe_line(bot.label)} does not declare {', '.join(missing)}")
+                lacking.append(f"{safe_line(info.label)} does not declare {', '.join(missing)}")
     if lacking:
         raise UndeclaredVariant(
             f"{'; '.join(lacking)} (its handshake's variants): a bot is seated only in the variants it says it "
             "plays; choose other bots or leave the variant out")
 
 
-# --------------------------------------------------------------- one request
+class _ListenerFailed(Exception):
+    """What the caller's record listener raised, carried past the referee's
+    own error handling (a closed pipe under `referee play` is the caller's)."""
+
+    def __init__(self, raised: Exception) -> None:
+        super().__init__(repr(raised))
+        self.raised = raised
 
 
-@dataclass
-class Pending:
-    """A decision request sent to one seat, waiting for its answer."""
+class _Listener:
+    def __init__(self, listener: Callable[[Entry], None]) -> None:
+        self.listener = listener
 
-    client: BotClient
-    request_id: int
-    legal_actions: tuple[Action, ...]
-    sent: float
-    timeout: float
-    """The referee's timer: the seat's allowance plus GRACE, from `sent`."""
-
-
-@dataclass
-class Answer:
-    action: Action | None
-    seconds: float
-    fault: BotFault | None = None
-
-
-def send_request(
-    client: BotClient, *, request_id: int, observation: Observation,
-    legal_actions: tuple[Action, ...], allowance: float, grace: float,
-) -> Pending | Answer:
-    """Send one decide; an Answer (with its fault) if the bot cannot be reached."""
-    sent = time.monotonic()
-    try:
-        client.send_decide(request_id=request_id, observation=observation,
-                           legal_actions=legal_actions, deadline=allowance)
-    except BotFault as fault:
-        return Answer(None, 0.0, fault)
-    return Pending(client, request_id, legal_actions, sent, allowance + grace)
-
-
-def collect(pending: Pending) -> Answer:
-    """Wait for the answer to `pending` until the referee's timer runs out."""
-    remaining = pending.timeout - (time.monotonic() - pending.sent)
-    try:
-        action = pending.client.receive_decision(
-            request_id=pending.request_id, legal_actions=pending.legal_actions,
-            timeout=max(0.0, remaining))
-    except BotFault as fault:
-        return Answer(None, time.monotonic() - pending.sent, fault)
-    seconds = time.monotonic() - pending.sent
-    if action not in pending.legal_actions:  # the client promises this; never trust, it is cheap
-        return Answer(None, seconds, IllegalAnswer("the answer is not one of the legal actions"))
-    return Answer(action, seconds)
+    def __call__(self, entry: Entry) -> None:
+        try:
+            self.listener(entry)
+        except Exception as exc:
+            raise _ListenerFailed(exc) from exc
 
 
 _COLLECTORS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="collect")
@@ -279,66 +326,162 @@ most seats ever asked at once."""
 # ------------------------------------------------------------------ a match
 
 
-@dataclass
-class _Seat:
-    """One seat's bookkeeping during a match."""
+@dataclass(slots=True)
+class _Book:
+    """The loop's bookkeeping of one seat during a match."""
 
-    seat: int
-    bot: BotProcess
     bank: float | None
     strikes: list[Entry] = field(default_factory=list)
     forfeit: Entry | None = None
-    in_match: bool = False
-    """The bot's match stream is open (start_match succeeded)."""
-    unsent: list[Event] = field(default_factory=list)
-    """Events for this seat not sent yet (see `_Match._notify`)."""
+    started: bool = False
+    """`start` succeeded: the seat hears events and the end."""
     requests: int = 0
     """Requests sent to this seat: its next request id is one more. Counted
     per seat, never across the match: a match-wide counter would tell a
     seat how many decisions the others made between its own, and so which
     of their turns the engine played because they had no choice (a forced
     turn can reveal a hand)."""
+    decisions: int = 0
+    seconds: float = 0.0
 
 
-class _Match:
+class Match:
+    """One match: `deal()` (optional, to see the first state), `run()`, then
+    `result()` — or `play()`, which does all three.
+
+    Validates on construction (raises ValueError for a bad seat count or
+    variant, UndeclaredVariant for a seat that does not declare it).
+    `watch`, if given, follows the whole match (see `Watch`); `summary=False`
+    leaves the footer's public figures out of the result (a simulation
+    reads the final `state` itself).
+    """
+
+    state: State | None = None
+    """The match's state, once dealt."""
+    outcome: Outcome | None = None
+    """The engine's outcome, once the match is over."""
+    ranks: tuple[int, ...] = ()
+    """The final places after the forfeit rule, once the match is over."""
+    decisions = 0
+    """Decisions of the match so far (one per `to_act()`, however many seats it asks)."""
+    seconds = 0.0
+    # What follows is set when needed. As class-level defaults they cost a
+    # simulated match nothing: a Leduc hand is about 40 µs all told.
+    _variant: dict[str, str] | None = None
+    _infos: list[SeatInfo] | None = None
+    _setup: Sequence[Event] = ()
+    _with_events = False
+    _books: Sequence[_Book] = ()
+    _counts: Sequence[int] = ()
+    _writer: RecordWriter | None = None
+    _fallback: random.Random | None = None
+    _seed_salt = b""
+    _seed_commitment = b""
+    _summary_figures: dict[str, Any] | None = None
+    _listeners: Sequence[tuple[int, Seat, _Book]] = ()
+    """The seats that started, which hear events until they forfeit."""
+
     def __init__(
-        self, game: str, bots: Sequence[BotProcess], seed: int, variant: dict[str, str],
-        time_control: TimeControl, match_id: str, record_path: Path | None, reveal_seed: bool = True,
+        self, rules: Game, seats: Sequence[Seat], *, seed: int, variant: Mapping[str, str] | None = None,
+        time_control: TimeControl | None = TimeControl(), match_id: str | None = None, reveal_seed: bool = True,
+        watch: Watch | None = None, summary: bool = True,
     ) -> None:
-        self.rules = load_game(game)
+        rules.check_seats(len(seats))
+        self.rules = rules
+        self.seats = seats
         self.seed = seed
-        self.variant = variant
+        self._given_variant = variant
+        self.trusted = [seat.reads_state for seat in seats]
+        self._all_trusted = all(self.trusted)
+        if not self._all_trusted:
+            check_seated(rules, self.variant, self.infos)
+            if time_control is None and any(seat.waits for seat in seats):
+                raise ValueError("a match without a time control seats no seat that waits for its answers "
+                                 "(a process)")
         self.tc = time_control
-        self.match_id = match_id
-        self.record_path = record_path
+        self.match_id = match_id or uuid.uuid4().hex[:12]
         self.reveal_seed = reveal_seed
-        self.seats = [_Seat(i, bot, time_control.time_bank) for i, bot in enumerate(bots)]
-        self.fallback_rng = random.Random(derive_seed(seed, FALLBACK_STREAM))
-        self.seed_salt = fairness.new_salt()
-        self.seed_commitment = fairness.commitment(seed, self.seed_salt)
-        """Sent to every seat before the deal and recorded; seed and salt are
-        revealed at the end (docs/records.md, "Provably fair deals")."""
-        self.decisions = 0
-        self._writer: RecordWriter | None = None
+        self.watch = watch
+        self.summary = summary
+
+    @property
+    def variant(self) -> dict[str, str]:
+        """The full variant (checked when first needed: a match of trusted
+        seats alone leaves that to the engine, which checks it anyway)."""
+        if self._variant is None:
+            self._variant = self.rules.check_variant(self._given_variant)
+        return self._variant
+
+    @property
+    def seat_decisions(self) -> tuple[int, ...]:
+        """Each seat's decisions so far (its own, or the fallback's after a forfeit)."""
+        return tuple(self._counts) if self._counts else tuple(book.decisions for book in self._books)
+
+    @property
+    def infos(self) -> list[SeatInfo]:
+        """Who plays each seat (read from the seats once, when first needed)."""
+        if self._infos is None:
+            self._infos = [seat.info for seat in self.seats]
+        return self._infos
+
+    def _chooser(self, seat: int) -> TrustedSeat:
+        return cast(TrustedSeat, self.seats[seat])
 
     # -------------------------------------------------------------- flow
 
-    def run(self, writer: RecordWriter) -> MatchResult:
-        self._writer = writer
+    def deal(self) -> State:
+        """The dealt state (every chance outcome of the setup: G-2), dealt once."""
+        if self.state is None:
+            self._with_events = self._writer is not None or self.watch is not None or not self._all_trusted
+            if self._with_events:
+                self.state, self._setup = self.rules.new_state_with_events(len(self.seats), self.seed, self.variant)
+            else:
+                self.state = self.rules.new_state(len(self.seats), self.seed, self._variant or self._given_variant)
+        return self.state
+
+    def play(self, record: RecordWriter | None = None) -> MatchResult:
+        """Play the match to its end (`run`) and return its `result`."""
+        self.run(record)
+        return self.result()
+
+    def run(self, record: RecordWriter | None = None) -> None:
+        """Play the match to its end; `record` (if any) gets every line.
+        A seat's failure never raises (it is struck or forfeits); what the
+        engine, a strict seat or the record raises reaches the caller."""
+        if record is not None:
+            if self.tc is None:
+                raise ValueError("a match without a time control is not recorded: give it one")
+            if self.state is not None and not self._with_events:
+                raise RuntimeError("a recorded match is dealt by run(), not deal()")
+            self._writer = record
         started = time.monotonic()
-        state, setup_events = self._new_state()
-        writer.write(self._header())
-        writer.write({"type": SETUP, "events": [event.to_json() for event in setup_events]})
-        self._start_seats(state, setup_events)
+        state = self.deal()
+        if self._all_trusted and self._writer is None:
+            if self.watch is not None:
+                self.watch(state, self._setup)
+            self._play_trusted(state)
+            self.outcome = state.outcome()
+            self.ranks = tuple(self.outcome.ranks)
+            self.seconds = time.monotonic() - started
+            return
+        self._books = [_Book(None if self.tc is None else self.tc.time_bank) for _ in self.seats]
+        # The commitment goes to every seat in its MatchStart and into the
+        # record; seed and salt are revealed at the end (docs/records.md,
+        # "Provably fair deals").
+        self._seed_salt = fairness.new_salt()
+        self._seed_commitment = fairness.commitment(self.seed, self._seed_salt)
+        if self._writer is not None:
+            self._writer.write(self._header())
+            self._writer.write({"type": SETUP, "events": [event.to_json() for event in self._setup]})
+        self._start_seats(state)
+        if self.watch is not None:
+            self.watch(state, self._setup)
         while not state.is_terminal():
             self._decide(state)
-        return self._finish(state, time.monotonic() - started)
-
-    def _new_state(self) -> tuple[State, list[Event]]:
-        """The dealt state and its setup events (every chance outcome of G-2)."""
-        return self.rules.new_state_with_events(len(self.seats), self.seed, self.variant)
+        self._finish(state, time.monotonic() - started)
 
     def _header(self) -> Entry:
+        tc = self.tc or UNTIMED
         return {
             "type": HEADER,
             "format": RECORD_FORMAT,
@@ -348,80 +491,119 @@ class _Match:
             "rules_version": self.rules.rules_version,
             "variant": self.variant,
             "seed": self.seed,
-            "seed_commitment": self.seed_commitment.hex(),
+            "seed_commitment": self._seed_commitment.hex(),
             "seats": [
-                {"seat": s.seat, "label": s.bot.label, "name": s.bot.info.name,
-                 "version": s.bot.info.version, "protocol_version": s.bot.info.protocol_version,
-                 "sandbox": s.bot.protections()}
-                for s in self.seats
+                {"seat": seat, "label": info.label, "name": info.name, "version": info.version,
+                 "protocol_version": info.protocol_version, "sandbox": dict(info.sandbox),
+                 "kind": self.seats[seat].kind}
+                for seat, info in enumerate(self.infos)
             ],
-            "time_control": {"move_time": self.tc.move_time, "time_bank": self.tc.time_bank,
-                             "grace": self.tc.grace},
+            "time_control": {"move_time": tc.move_time, "time_bank": tc.time_bank, "grace": tc.grace},
             "protocol_version": PROTOCOL_VERSION,
             "strike_limit": STRIKE_LIMIT,
             "fallback": FALLBACK_POLICY,
             "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
 
-    def _start_seats(self, state: State, setup_events: list[Event]) -> None:
-        """Open each bot's match stream with its first observation, then tell
-        it the setup events it may see. A bot that is not there forfeits."""
-        names = [s.bot.info.name for s in self.seats]
-        for seat in self.seats:
-            bot = seat.bot
-            if bot.fault is not None:
-                self._forfeit(seat, bot.fault.reason, bot.fault.detail)
+    def _start_seats(self, state: State) -> None:
+        """Tell each seat the match begins, with its first observation, then
+        the setup events it may see. A seat that is not there forfeits."""
+        names = tuple(info.name for info in self.infos)
+        for seat, player in enumerate(self.seats):
+            if self.trusted[seat]:
                 continue
-            if not bot.alive:
-                self._forfeit(seat, FORFEIT_CRASHED,
-                              f"the bot process was not running at the start ({bot.exit_description()})")
-                continue
-            bot.begin_match()  # fresh CPU and wall budgets: a warm bot's limits bound each match
             try:
-                bot.client.start_match(
-                    match_id=self.match_id, game=self.rules.name, variant=self.variant,
-                    seat=seat.seat, num_seats=len(self.seats), seat_names=names,
-                    time_control=self.tc, observation=state.observe(seat.seat),
-                    seed_commitment=self.seed_commitment)
+                player.start(MatchStart(
+                    match_id=self.match_id, game=self.rules.name, variant=self.variant, seat=seat,
+                    num_seats=len(self.seats), seat_names=names, time_control=self.tc or UNTIMED,
+                    observation=state.observe(seat), seed_commitment=self._seed_commitment))
             except BotFault as fault:
-                self._forfeit(seat, fault.reason, self._fault_detail(seat, fault))
+                self._forfeit(seat, fault.reason, fault.detail)
                 continue
-            seat.in_match = True
-        self._notify(setup_events)
+            self._books[seat].started = True
+        self._listeners = [(seat, player, book) for seat, (player, book) in enumerate(zip(self.seats, self._books))
+                           if book.started]
+        self._tell(self._setup)
+
+    def _play_trusted(self, state: State) -> None:
+        """The fast path: every seat a trusted policy over the state, nothing
+        recorded. Their actions are legal by contract, so the engine's check
+        would only repeat work; a watcher gets the events of that same
+        unchecked step."""
+        choose = [seat.choose for seat in cast("Sequence[TrustedSeat]", self.seats)]
+        watch = self.watch
+        counts = self._counts = [0] * len(self.seats)
+        steps = 0
+        while not state.is_terminal():
+            deciding = sorted(state.to_act())
+            actions = {seat: choose[seat](state, seat) for seat in deciding}
+            if watch is None:
+                state.apply_unchecked(actions)
+            else:
+                watch(state, state._apply(actions, record=True))
+            for seat in deciding:
+                counts[seat] += 1
+            steps += 1
+        self.decisions = steps
 
     def _decide(self, state: State) -> None:
         """One decision: ask every deciding seat (all at once), fall back
         where needed, apply, record, and tell each seat what it may see."""
         self.decisions += 1
         deciding = sorted(state.to_act())
-        legal = {seat: state.legal_actions(seat) for seat in deciding}
-        answers = self._ask(state, [s for s in deciding if self.seats[s].forfeit is None], legal)
+        recording = self._writer is not None
+        legal: dict[int, tuple[Action, ...]] = {}
         actions: dict[int, Action] = {}
+        asking: list[int] = []
+        for seat in deciding:
+            legal[seat] = state.legal_actions(seat)
+            if self.trusted[seat]:
+                actions[seat] = self._chooser(seat).choose(state, seat)
+                if actions[seat] not in legal[seat]:
+                    raise IllegalActionError(f"the trusted seat {seat} chose {actions[seat]}, not a legal action")
+            elif self._books[seat].forfeit is None:
+                asking.append(seat)
+        answers = self._ask(state, asking, legal)
         lines: list[Entry] = []
         for seat in deciding:
-            answer = answers.get(seat)
-            line: Entry = {"seat": seat, **offered(legal[seat])}  # what the seat could choose from
-            if answer is not None and answer.action is not None:
-                actions[seat] = answer.action
-                line["by"] = "bot"
-            else:
-                actions[seat] = legal[seat][self.fallback_rng.randrange(len(legal[seat]))]
-                line["by"] = "referee"
-            line["action"] = actions[seat].to_json()
-            if answer is not None:
-                line["time"] = round(answer.seconds, 6)
-                self._charge(self.seats[seat], answer)
-                if self.seats[seat].bank is not None:
-                    line["bank"] = round(self.seats[seat].bank or 0.0, 6)
-                if answer.fault is not None:
-                    line["strike"] = self._strike(self.seats[seat], answer.fault)
-            lines.append(line)
-        events = state.apply(actions)
-        assert self._writer is not None
-        self._writer.write({"type": DECISION, "n": self.decisions, "seats": lines,
-                            "events": [event.to_json() for event in events]})
-        self._write_pending_forfeits()
-        self._notify(events)
+            book = self._books[seat]
+            book.decisions += 1
+            line: Entry = {}  # what the record says of this seat's decision
+            if not self.trusted[seat]:
+                answer = answers.get(seat)
+                if answer is not None and answer.action is not None:
+                    actions[seat] = answer.action
+                else:
+                    actions[seat] = legal[seat][self._fallback_rng().randrange(len(legal[seat]))]
+                    line["by"] = "referee"
+                if answer is not None:
+                    book.seconds += answer.seconds
+                    if book.bank is not None:
+                        self._charge(book, answer)
+                    if answer.fault is not None:
+                        line["strike"] = self._strike(seat, answer.fault)
+                    if recording:
+                        line["time"] = round(answer.seconds, 6)
+                        if book.bank is not None:
+                            line["bank"] = round(book.bank, 6)
+            if recording:
+                strike = line.pop("strike", None)
+                lines.append({"seat": seat, **offered(legal[seat]), "by": line.pop("by", "bot"),
+                              "action": actions[seat].to_json(), **line,
+                              **({"strike": strike} if strike is not None else {})})
+        # Every seat of to_act() decided, and every action is one of the legal
+        # actions the engine offered in this very state (an answer outside
+        # them was struck above): the checks of the engine's public `apply`
+        # would only compute the legal actions again, which costs a
+        # simulation of heuristic players more than the loop's own work.
+        events = state._apply(actions, record=True)
+        if self._writer is not None:
+            self._writer.write({"type": DECISION, "n": self.decisions, "seats": lines,
+                                "events": [event.to_json() for event in events]})
+            self._write_pending_forfeits()
+        self._tell(events)
+        if self.watch is not None:
+            self.watch(state, events)
 
     def _ask(
         self, state: State, seats: list[int], legal: Mapping[int, tuple[Action, ...]]
@@ -429,146 +611,152 @@ class _Match:
         """Send every request first, then collect: no answer is read before
         all seats of a simultaneous decision have been asked."""
         answers: dict[int, Answer] = {}
-        pending: dict[int, Pending] = {}
+        sent: list[int] = []
+        tc = self.tc
+        move_time, grace = (math.inf, 0.0) if tc is None else (tc.move_time, tc.grace)
         for seat in seats:
-            entry = self.seats[seat]
-            self._flush(entry)
-            if entry.forfeit is not None:  # its stream broke while catching up
-                answers[seat] = Answer(None, 0.0, BotCrashed(entry.forfeit["detail"]))
-                continue
-            entry.requests += 1
-            sent = send_request(
-                entry.bot.client, request_id=entry.requests, observation=state.observe(seat),
-                legal_actions=legal[seat], allowance=self.tc.move_time + (entry.bank or 0.0),
-                grace=self.tc.grace)
-            if isinstance(sent, Answer):
-                answers[seat] = sent
+            book = self._books[seat]
+            book.requests += 1
+            request = Request(book.requests, state.observe(seat), legal[seat], move_time + (book.bank or 0.0), grace)
+            try:
+                self.seats[seat].send(request)
+            except BotFault as fault:
+                answers[seat] = Answer(None, 0.0, fault)
             else:
-                pending[seat] = sent
-        if len(pending) == 1:
-            ((seat, request),) = pending.items()
-            answers[seat] = collect(request)
-        elif pending:
-            # Each answer is timed on its own thread: reading them one after
-            # another would charge a seat for the time spent waiting on another.
-            futures = {seat: _COLLECTORS.submit(collect, request) for seat, request in pending.items()}
-            for seat, future in futures.items():
+                sent.append(seat)
+        if len(sent) == 1:
+            answers[sent[0]] = self.seats[sent[0]].collect()
+        else:
+            # Each answer is timed on its own: a seat whose answer comes from
+            # elsewhere waits on a thread of its own, so that reading the
+            # answers one after another never charges one seat for the time
+            # spent on another.
+            waiting: dict[int, Future[Answer]] = {
+                seat: _COLLECTORS.submit(self.seats[seat].collect) for seat in sent if self.seats[seat].waits}
+            for seat in sent:
+                if seat not in waiting:
+                    answers[seat] = self.seats[seat].collect()
+            for seat, future in waiting.items():
                 answers[seat] = future.result()
+        for seat, answer in answers.items():
+            if answer.action is not None and answer.action not in legal[seat]:  # never trust, it is cheap
+                answers[seat] = Answer(None, answer.seconds, IllegalAnswer(
+                    f"{answer.action} is not one of the {len(legal[seat])} legal actions offered"))
         return answers
 
-    def _charge(self, seat: _Seat, answer: Answer) -> None:
+    def _charge(self, book: _Book, answer: Answer) -> None:
         """Time beyond move_time comes out of the bank; a timeout empties it."""
-        if seat.bank is None:
+        if book.bank is None or self.tc is None:  # no bank: nothing to draw from
             return
         if answer.fault is not None and answer.fault.reason == "timeout":
-            seat.bank = 0.0
+            book.bank = 0.0
         else:
-            seat.bank = max(0.0, seat.bank - max(0.0, answer.seconds - self.tc.move_time))
+            book.bank = max(0.0, book.bank - max(0.0, answer.seconds - self.tc.move_time))
+
+    def _fallback_rng(self) -> random.Random:
+        """The fallback generator, made when first needed (seeding one costs
+        more than a whole simulated Leduc hand's decisions)."""
+        if self._fallback is None:
+            self._fallback = random.Random(derive_seed(self.seed, FALLBACK_STREAM))
+        return self._fallback
 
     # ------------------------------------------------------ failure policy
 
-    def _strike(self, seat: _Seat, fault: BotFault) -> Entry:
-        strike = {"reason": fault.reason, "detail": self._fault_detail(seat, fault)}
-        seat.strikes.append({**strike, "decision": self.decisions})
-        if seat.forfeit is None:
+    def _strike(self, seat: int, fault: BotFault) -> Entry:
+        book = self._books[seat]
+        strike = {"reason": fault.reason, "detail": fault.detail}
+        book.strikes.append({**strike, "decision": self.decisions})
+        if book.forfeit is None:
             if fault.reason == FORFEIT_CRASHED:
-                self._forfeit(seat, FORFEIT_CRASHED, strike["detail"], write=False)
-            elif len(seat.strikes) >= STRIKE_LIMIT:
-                reasons = ", ".join(s["reason"] for s in seat.strikes)
-                self._forfeit(seat, FORFEIT_STRIKE_LIMIT,
-                              f"{len(seat.strikes)} strikes ({reasons})", write=False)
+                self._forfeit(seat, FORFEIT_CRASHED, fault.detail, write=False)
+            elif len(book.strikes) >= STRIKE_LIMIT:
+                reasons = ", ".join(s["reason"] for s in book.strikes)
+                self._forfeit(seat, FORFEIT_STRIKE_LIMIT, f"{len(book.strikes)} strikes ({reasons})", write=False)
         return strike
 
-    def _fault_detail(self, seat: _Seat, fault: BotFault) -> str:
-        """The fault's text, and for a crash how the process ended (the hint
-        an author needs most)."""
-        if fault.reason == FORFEIT_CRASHED and seat.bot.pid > 0:
-            return f"{fault.detail} ({seat.bot.exit_description(wait=CRASH_EXIT_WAIT)})"
-        return fault.detail
-
-    def _forfeit(self, seat: _Seat, reason: str, detail: str, write: bool = True) -> None:
+    def _forfeit(self, seat: int, reason: str, detail: str, write: bool = True) -> None:
         """From now on the referee plays this seat; it is ranked last."""
-        seat.forfeit = {"type": FORFEIT, "seat": seat.seat, "reason": reason, "detail": detail,
-                        "decision": self.decisions, "written": False}
-        log.info("match %s: seat %d (%s) forfeits: %s: %s", self.match_id, seat.seat,
-                 seat.bot.label, reason, detail)
-        seat.bot.kill()  # its whole process tree: a spinning loop or a fork bomb must not play on
+        self._books[seat].forfeit = {"type": FORFEIT, "seat": seat, "reason": reason, "detail": detail,
+                                     "decision": self.decisions, "written": False}
+        log.info("match %s: seat %d (%s) forfeits: %s: %s", self.match_id, seat, self.infos[seat].label,
+                 reason, detail)
+        self.seats[seat].dismiss()
         if write:
             self._write_pending_forfeits()
 
     def _write_pending_forfeits(self) -> None:
-        assert self._writer is not None
-        for seat in self.seats:
-            if seat.forfeit is not None and not seat.forfeit["written"]:
-                seat.forfeit["written"] = True
-                self._writer.write({k: v for k, v in seat.forfeit.items() if k != "written"})
+        for book in self._books:
+            if book.forfeit is not None and not book.forfeit["written"]:
+                book.forfeit["written"] = True
+                if self._writer is not None:
+                    self._writer.write({k: v for k, v in book.forfeit.items() if k != "written"})
 
-    def _notify(self, events: Sequence[Event]) -> None:
-        """Each seat gets the events it may see (G-10), nothing else.
-
-        They are held and sent in one Notify just before the seat's next
-        Decide (or MatchEnd): a seat that is not deciding is not woken for
-        every event. Four bot processes decoding every event on two cores
-        cost more than the decisions themselves (measured in
-        bench/match_bench.py)."""
-        for seat in self.seats:
-            if seat.forfeit is None and seat.in_match:
-                seat.unsent.extend(event for event in events if seat.seat in event.visible_to)
-
-    def _flush(self, seat: _Seat) -> None:
-        """Send the seat's held events; a broken stream is a crash (forfeit)."""
-        if not seat.unsent:
+    def _tell(self, events: Sequence[Event]) -> None:
+        """Each seat gets the events it may see (G-10), nothing else."""
+        if not events:
             return
-        events, seat.unsent = seat.unsent, []
-        try:
-            seat.bot.client.notify(events)
-        except BotFault as fault:  # only a broken stream fails a one-way message
-            self._forfeit(seat, fault.reason, self._fault_detail(seat, fault))
+        for seat, player, book in self._listeners:
+            if book.forfeit is None:
+                seen = [event for event in events if seat in event.visible_to]
+                if seen:
+                    try:
+                        player.tell(seen)
+                    except BotFault as fault:
+                        self._forfeit(seat, fault.reason, fault.detail)
 
     # --------------------------------------------------------------- end
 
-    def _finish(self, state: State, seconds: float) -> MatchResult:
-        outcome = state.outcome()
-        forfeited = frozenset(s.seat for s in self.seats if s.forfeit is not None)
-        ranks = final_ranks(outcome.ranks, forfeited)
+    def _finish(self, state: State, seconds: float) -> None:
+        """Rank, tell every seat that started the end, write the footer."""
+        outcome = self.outcome = state.outcome()
+        forfeited = frozenset(seat for seat, book in enumerate(self._books) if book.forfeit is not None)
+        ranks = self.ranks = final_ranks(outcome.ranks, forfeited) if forfeited else tuple(outcome.ranks)
+        self.seconds = seconds
         final = Outcome(outcome.reason, ranks, outcome.detail)
-        for seat in self.seats:
-            if seat.in_match and seat.bot.alive:
-                if seat.forfeit is None:
-                    self._flush(seat)
-                try:
-                    if self.reveal_seed:
-                        seat.bot.client.end_match(final, outcome.reason, self.seed, self.seed_salt)
-                    else:
-                        seat.bot.client.end_match(final, outcome.reason)
-                except BotFault as fault:  # the match is over; it changes nothing
-                    log.info("match %s: end of match not delivered to seat %d: %s",
-                             self.match_id, seat.seat, fault.detail)
-        summary = public_summary(self.rules.name, state)
-        assert self._writer is not None
-        self._writer.write({
-            "type": FOOTER,
-            "end_reason": outcome.reason,
-            "end_detail": outcome.detail,
-            "engine_ranks": list(outcome.ranks),
-            "ranks": list(ranks),
-            "forfeits": [{k: v for k, v in s.forfeit.items() if k not in ("type", "written")}
-                         for s in self.seats if s.forfeit is not None],
-            "strikes": [s.strikes for s in self.seats],
-            "summary": summary,
-            "seed_salt": self.seed_salt.hex(),
-            "decisions": self.decisions,
-            "seconds": round(seconds, 6),
-        })
+        end = MatchEnd(final, self.seed, self._seed_salt) if self.reveal_seed else MatchEnd(final)
+        for seat, player in enumerate(self.seats):
+            if self._books[seat].started:
+                player.end(end)
+        if self._writer is not None:
+            self._writer.write({
+                "type": FOOTER,
+                "end_reason": outcome.reason,
+                "end_detail": outcome.detail,
+                "engine_ranks": list(outcome.ranks),
+                "ranks": list(ranks),
+                "forfeits": [{k: v for k, v in book.forfeit.items() if k not in ("type", "written")}
+                             for book in self._books if book.forfeit is not None],
+                "strikes": [book.strikes for book in self._books],
+                "summary": self._summary(),
+                "seed_salt": self._seed_salt.hex(),
+                "decisions": self.decisions,
+                "seconds": round(seconds, 6),
+            })
+
+    def _summary(self) -> dict[str, Any]:
+        """The footer's public figures (computed once), or {} without `summary`."""
+        if self._summary_figures is None:
+            assert self.state is not None
+            self._summary_figures = public_summary(self.rules.name, self.state) if self.summary else {}
+        return self._summary_figures
+
+    def result(self) -> MatchResult:
+        """What came of the finished match."""
+        if self.outcome is None:
+            raise RuntimeError("the match has not been played")
+        ranks = self.ranks
+        if not self._books:  # the fast path keeps only the counts
+            self._books = [_Book(None, decisions=count) for count in self._counts]
         return MatchResult(
             match_id=self.match_id, game=self.rules.name, seed=self.seed, variant=self.variant,
-            ranks=ranks, end_reason=outcome.reason,
+            ranks=ranks, end_reason=self.outcome.reason,
             seats=tuple(
-                SeatResult(seat=s.seat, name=s.bot.info.name, version=s.bot.info.version,
-                           rank=ranks[s.seat], forfeit=s.forfeit["reason"] if s.forfeit else None,
-                           strikes=len(s.strikes))
-                for s in self.seats
+                SeatResult(seat=seat, name=info.name, version=info.version, rank=ranks[seat],
+                           forfeit=book.forfeit["reason"] if book.forfeit else None, strikes=len(book.strikes),
+                           forfeit_detail=book.forfeit["detail"] if book.forfeit else "",
+                           decisions=book.decisions, seconds=book.seconds)
+                for seat, (info, book) in enumerate(zip(self.infos, self._books))
             ),
-            summary=summary, record_path=self.record_path, decisions=self.decisions, seconds=seconds,
+            summary=self._summary(), record_path=self._writer.path if self._writer is not None else None,
+            decisions=self.decisions, seconds=self.seconds,
         )
-

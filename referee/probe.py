@@ -2,43 +2,41 @@
 heart of `referee check` (ladder/check.py).
 
 A bot takes one seat of a match; the game's built-in heuristic plays every
-other seat in this process, from its seat's observation and events, so a
-check needs no second bot process and works offline. The matches are
-seeded, so a finding can be reproduced. Each match is played from its real
-start, with the bot's own legal answers applied: a position lifted out of
-a match could not be shown to a bot without breaking what the protocol
-promises it (a `MatchStart` at the start, events that agree with its own
-moves), and a bot that tracks the match from its events would then fail a
-check it passes in the ladder.
+other seat in this process (`referee.seats.policy.heuristic_seat`, from its
+seat's observation and events), so a check needs no second bot process and
+works offline. The matches are seeded, so a finding can be reproduced.
 
-The failure policy is the referee's (referee/match.py): a late, illegal or
-malformed answer is a strike and the seat is played by a random legal
-action; a crash or the third strike of a match is a forfeit, after which
-the bot is not asked again in that game (after a crash its process is
-gone). What is measured per answer: the seconds from sending the `Decide`
-to reading the answer, and the bytes of each message the bot is sent and
-of its answer (as the referee encodes the action it chose).
+Each match is the ladder's: the one match loop (referee/match.py) plays it
+with the same failure policy (a late, illegal or malformed answer is a
+strike and the seat is played by the referee's seeded fallback; a crash or
+the third strike is a forfeit, which kills the bot's process), the same
+`MatchStart` and `MatchEnd` (the seed kept back, as a ladder keeps it), the
+same clock. What is measured comes from a seat wrapper around the bot's
+`ProcessSeat` (`MeasuredSeat`): per answer, the seconds from sending the
+`Decide` to reading the answer and the bytes of the answer (as the referee
+encodes the action it chose); per kind, the largest message the bot was
+sent.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from botsdk import fairness
 from botsdk.contract import TimeControl, milliseconds
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
-from referee.games import Action, Event, Game, State, load_game
+from referee.games import Event, Game, load_game
 from referee.games.base import derive_seed
-from referee.match import FORFEIT_CRASHED, FORFEIT_STRIKE_LIMIT, STRIKE_LIMIT, Answer, collect, send_request
+from referee.match import play_match
 from referee.process import BotProcess
 from referee.protocol import codec as wire
 from referee.protocol.faults import BotFault
-from referee.simulation import StrategySeat
+from referee.seats import Answer, MatchEnd, MatchStart, Request, Seat, SeatInfo
+from referee.seats.policy import heuristic_seat
+from referee.seats.process import ProcessSeat
 
 OPPONENT = "heuristic"
 """The name the other seats have in `MatchStart.seat_names`."""
@@ -87,14 +85,20 @@ def table_sizes(game: Game) -> Iterator[int]:
         yield from range(low, high + 1)
 
 
+def variant_name(game: Game, variant: Mapping[str, str]) -> str:
+    """The options of `variant` that differ from the game's defaults, as OPTION=VALUE,..."""
+    defaults = game.check_variant({})
+    return ",".join(f"{key}={value}" for key, value in variant.items() if defaults.get(key) != value)
+
+
 def probe_game(bot: BotProcess, game_name: str, *, decisions: int, time_control: TimeControl,
                seed: int, variants: Sequence[Mapping[str, str]] = ({},)) -> GameProbe:
     """Play `bot` through matches of `game_name` until it has been asked at
     least `decisions` times, at the smallest and the largest table and in
     each of `variants` (taken in turn, match by match), or until it
-    forfeits or its process is gone. A seat is asked in nearly every match,
-    so `decisions` more matches than those is a bound that a seat folded
-    out of every match could not make endless."""
+    forfeits (its process is then gone). A seat is asked in nearly every
+    match, so `decisions` more matches than those is a bound that a seat
+    folded out of every match could not make endless."""
     game = load_game(game_name)
     probe = GameProbe(game.name)
     sizes = table_sizes(game)
@@ -102,126 +106,92 @@ def probe_game(bot: BotProcess, game_name: str, *, decisions: int, time_control:
     while bot.alive and probe.forfeit is None and probe.matches < minimum + decisions \
             and (probe.matches < minimum or len(probe.asked) < decisions):
         seats = next(sizes)
+        seat = probe.matches % seats
         match_seed = derive_seed(seed, f"check-{game.name}-{probe.matches}")
         variant = game.check_variant(variants[probe.matches % len(variants)])
-        _Match(bot, game, seats, probe.matches % seats, match_seed, variant, time_control, probe).play()
+        measured = MeasuredSeat(ProcessSeat(bot), probe, wire.codec_for(game.name), seats, match_seed,
+                                variant_name(game, variant))
+        table: list[Seat] = [heuristic_seat(game) for _ in range(seats)]
+        table[seat] = measured
+        result = play_match(game, table, seed=match_seed, variant=variant, time_control=time_control,
+                            match_id=f"check-{uuid.uuid4().hex[:8]}", reveal_seed=False)
+        played = result.seats[seat]
+        if played.forfeit is not None and probe.forfeit is None:
+            probe.forfeit = f"{played.forfeit}: {played.forfeit_detail}"
         probe.matches += 1
     return probe
 
 
-class _Match:
-    """One match with the bot at `seat` and the heuristic everywhere else."""
+class MeasuredSeat(Seat):
+    """A seat that passes everything on to `inner` and notes, in `probe`,
+    each answer and the size of each message the bot is sent (encoded as
+    the referee's client encodes it)."""
 
-    def __init__(self, bot: BotProcess, game: Game, seats: int, seat: int, seed: int, variant: dict[str, str],
-                 time_control: TimeControl, probe: GameProbe) -> None:
-        self.bot, self.game, self.seats, self.seat, self.seed = bot, game, seats, seat, seed
-        self.variant = variant
-        defaults = game.check_variant({})
-        self.variant_name = ",".join(f"{key}={value}" for key, value in variant.items() if defaults.get(key) != value)
-        self.tc = time_control
+    def __init__(self, inner: Seat, probe: GameProbe, codec: wire.GameCodec, seats: int, seed: int,
+                 variant: str) -> None:
+        self.inner = inner
+        self.kind = inner.kind
+        self.waits = inner.waits
         self.probe = probe
-        self.codec = wire.codec_for(game.name)
-        self.encoder = wire.DecideEncoder(self.codec)
-        self.others = {other: StrategySeat(game) for other in range(seats) if other != seat}
-        self.fallback = random.Random(derive_seed(seed, "check-fallback"))
-        self.unsent: list[Event] = []
-        self.requests = 0
-        self.strikes = 0
-        self.out = False
-        """The bot forfeited (or could not be reached): it is asked no more."""
+        self.codec = codec
+        self.encoder = wire.DecideEncoder(codec)
+        self.seats, self.seed, self.variant = seats, seed, variant
+        self.seat = 0
+        self._unsent: list[Event] = []
+        self._request: Request | None = None
 
-    def play(self) -> None:
-        state, setup = self.game.new_state_with_events(self.seats, self.seed, self.variant)
-        salt = fairness.new_salt()
-        self._start(state, fairness.commitment(self.seed, salt))
-        self._tell(setup)
-        while not state.is_terminal():
-            deciding = sorted(state.to_act())
-            actions = {seat: self.others[seat].decide(state, seat, self.fallback)
-                       for seat in deciding if seat != self.seat}
-            if self.seat in deciding:
-                actions[self.seat] = self._ask(state)
-            self._tell(state.apply(actions))
-        if not self.out:
-            self._flush()
-            outcome = state.outcome()
-            self.bot.client.end_match(outcome, outcome.reason, self.seed, salt)
+    @property
+    def info(self) -> SeatInfo:
+        return self.inner.info
 
-    def _start(self, state: State, commitment: bytes) -> None:
-        names = [OPPONENT] * self.seats
-        names[self.seat] = self.bot.info.name
-        match_id, variant, observation = f"check-{uuid.uuid4().hex[:8]}", self.variant, state.observe(self.seat)
+    def start(self, start: MatchStart) -> None:
+        self.seat = start.seat
         self.probe.sent("match_start", wire.match_start_message(
-            self.codec, match_id=match_id, game=self.game.name, variant=variant, seat=self.seat,
-            num_seats=self.seats, seat_names=names, time_control=self.tc.to_message(), observation=observation,
-            seed_commitment=commitment).ByteSize())
-        for other, player in self.others.items():
-            player.start(state, other)
-        self.bot.begin_match()
+            self.codec, match_id=start.match_id, game=start.game, variant=start.variant, seat=start.seat,
+            num_seats=start.num_seats, seat_names=start.seat_names, time_control=start.time_control.to_message(),
+            observation=start.observation, seed_commitment=start.seed_commitment).ByteSize())
+        self.inner.start(start)
+
+    def tell(self, events: Sequence[Event]) -> None:
+        self._unsent.extend(events)  # they travel with the next Decide's Notify, as the client sends them
+        self.inner.tell(events)
+
+    def send(self, request: Request) -> None:
+        if self._unsent:
+            self.probe.sent("notify", len(wire.notify_message(self.codec, self._unsent)))
+            self._unsent = []
+        allowance = milliseconds(request.allowance) if math.isfinite(request.allowance) else 0
+        self.probe.sent("decide", len(self.encoder.encode(request.request_id, request.observation,
+                                                          request.legal_actions, allowance)))
+        self._request = request
         try:
-            self.bot.client.start_match(
-                match_id=match_id, game=self.game.name, variant=variant, seat=self.seat, num_seats=self.seats,
-                seat_names=names, time_control=self.tc, observation=observation, seed_commitment=commitment)
-        except BotFault as fault:
-            self._forfeit(fault.reason, fault.detail)
+            self.inner.send(request)
+        except BotFault as fault:  # the loop strikes it without a collect: noted here
+            self._note(request, Answer(None, 0.0, fault))
+            raise
 
-    def _tell(self, events: Sequence[Event]) -> None:
-        for other, player in self.others.items():
-            player.on_events([event for event in events if other in event.visible_to])
-        self.unsent.extend(event for event in events if self.seat in event.visible_to)
+    def collect(self) -> Answer:
+        answer = self.inner.collect()
+        assert self._request is not None, "collect() before send()"
+        self._note(self._request, answer)
+        return answer
 
-    def _flush(self) -> None:
-        if not self.unsent or self.out:
-            return
-        events, self.unsent = self.unsent, []
-        self.probe.sent("notify", len(wire.notify_message(self.codec, events)))
-        try:
-            self.bot.client.notify(events)
-        except BotFault as fault:
-            self._forfeit(fault.reason, fault.detail)
-
-    def _ask(self, state: State) -> Action:
-        """The bot's answer if it is legal, else a random legal action (as the referee's fallback)."""
-        legal = state.legal_actions(self.seat)
-        self._flush()
-        if self.out:
-            return legal[self.fallback.randrange(len(legal))]
-        self.requests += 1
-        observation = state.observe(self.seat)
-        self.probe.sent("decide", len(self.encoder.encode(self.requests, observation, legal,
-                                                          milliseconds(self.tc.move_time))))
-        sent = send_request(self.bot.client, request_id=self.requests, observation=observation,
-                            legal_actions=legal, allowance=self.tc.move_time, grace=self.tc.grace)
-        answer = sent if isinstance(sent, Answer) else collect(sent)
-        self._record(answer)
-        if answer.action is not None:
-            return answer.action
-        return legal[self.fallback.randrange(len(legal))]
-
-    def _record(self, answer: Answer) -> None:
-        fault = answer.fault
+    def _note(self, request: Request, answer: Answer) -> None:
         answer_bytes = 0
         if answer.action is not None:
-            decision = tpb.Decision(request_id=self.requests,
+            decision = tpb.Decision(request_id=request.request_id,
                                     action=wire.game_action(self.codec, answer.action))
             answer_bytes = tpb.BotMessage(decision=decision).ByteSize()
-        detail = fault.detail if fault is not None else ""
-        if fault is not None and fault.reason == FORFEIT_CRASHED:
-            detail = f"{detail} ({self.bot.exit_description(wait=0.5)})"
-        self.probe.asked.append(Asked(self.seats, self.seat, self.seed, self.variant_name, self.requests,
-                                      answer.seconds, answer_bytes, fault.reason if fault else None, detail))
-        if fault is None:
-            return
-        self.strikes += 1
-        if fault.reason == FORFEIT_CRASHED:
-            self._forfeit(fault.reason, detail)
-        elif self.strikes >= STRIKE_LIMIT:
-            self._forfeit(FORFEIT_STRIKE_LIMIT, f"{self.strikes} strikes in one match (the last: {fault.reason})")
+        fault = answer.fault
+        self.probe.asked.append(Asked(self.seats, self.seat, self.seed, self.variant, request.request_id,
+                                      answer.seconds, answer_bytes, fault.reason if fault else None,
+                                      fault.detail if fault else ""))
 
-    def _forfeit(self, reason: str, detail: str) -> None:
-        self.out = True
-        if self.probe.forfeit is None:
-            self.probe.forfeit = f"{reason}: {detail}"
+    def end(self, end: MatchEnd) -> None:
+        self.inner.end(end)
+
+    def dismiss(self) -> None:
+        self.inner.dismiss()
 
 
 def percentile(values: Sequence[float], share: float) -> float:

@@ -5,8 +5,12 @@ A game designer asks "does seat 0 win too often?", "how do matches end?",
 registered game with uniformly random legal decisions, entirely in-process
 (no bots, no gRPC), and aggregating what happened.
 
-The loop is game-neutral: it only uses the `referee.games` interface
-(`new_state`, `to_act`, `legal_actions`, `apply_unchecked`, `outcome`). What a
+Each match is played by the referee's one match loop (referee/match.py),
+untimed and unrecorded, with policy seats (referee/seats/policy.py): a
+policy over the whole state is a trusted seat, and a table of them takes
+the loop's fast path (`apply_unchecked`, no requests; bench/loop_bench.py
+measures it against the loop simulate had of its own). It is game-neutral:
+it only uses the `referee.games` interface. What a
 game's matches are worth reporting beyond that (Gnadenlos!'s winner field and
 nuggets and win share by turn order, Saboteur's win share per role) comes
 from a small `Summariser` in the game's package (`summary.SUMMARISER`,
@@ -43,68 +47,23 @@ from typing import Any, Protocol
 
 from referee.games import Event, Game, Outcome, State
 from referee.games.base import derive_seed
-from referee.games.plugin import load_strategy, plugins
+from referee.games.plugin import plugins
+from referee.match import Match
+from referee.seats import Seat
+from referee.seats.policy import StatePolicy, StatePolicySeat, heuristic_seat, random_policy
 
 FactValue = float | tuple[float, ...]
 """A per-match figure: one number, or one number per seat."""
 
-Policy = Callable[[State, int, random.Random], Any]
+Policy = StatePolicy
 """Chooses a legal action for a seat of a state, drawing any chance from the rng."""
 
-
-def random_policy(state: State, seat: int, rng: random.Random) -> Any:
-    """The default: a uniformly random legal action."""
-    return rng.choice(state.legal_actions(seat))
-
-
-class SeatPolicy:
-    """How one seat decides through one match. The base class plays a
-    `Policy` over the state (random, or a test's script)."""
-
-    needs_events = False
-    """True if the seat must be told the events it may see (a simulation
-    then applies decisions with `apply`, which builds them, instead of the
-    faster `apply_unchecked`)."""
-
-    def __init__(self, policy: Policy = random_policy) -> None:
-        self.policy = policy
-
-    def start(self, state: State, seat: int) -> None:
-        """The match begins."""
-
-    def decide(self, state: State, seat: int, rng: random.Random) -> Any:
-        return self.policy(state, seat, rng)
-
-    def on_events(self, events: Sequence[Event]) -> None:
-        """Events the seat may see, in order."""
-
-
-class StrategySeat(SeatPolicy):
-    """The game's built-in heuristic (`Strategy.player`): it decides from its
-    seat's observation and the events its seat is told, never the state."""
-
-    needs_events = True
-
-    def __init__(self, game: Game) -> None:
-        super().__init__()
-        self.player = load_strategy(game.name).player()
-
-    def start(self, state: State, seat: int) -> None:
-        self.player.start(state.observe(seat))
-
-    def decide(self, state: State, seat: int, rng: random.Random) -> Any:
-        legal = state.legal_actions(seat)
-        return legal[0] if len(legal) == 1 else self.player.decide(state.observe(seat), legal)
-
-    def on_events(self, events: Sequence[Event]) -> None:
-        self.player.on_events(events)
-
-
-SEAT_POLICIES: Mapping[str, Callable[[Game], SeatPolicy]] = {
-    "random": lambda game: SeatPolicy(),
-    "heuristic": StrategySeat,
+SEAT_POLICIES: Mapping[str, Callable[[Game, random.Random], Seat]] = {
+    "random": lambda game, rng: StatePolicySeat(random_policy, rng, "random"),
+    "heuristic": lambda game, rng: heuristic_seat(game),
 }
-"""The policies `referee simulate --policy` can seat, by name."""
+"""The policies `referee simulate --policy` can seat, by name: each makes
+one seat of one match from the game and the match's decision generator."""
 
 
 def seat_policies(names: Sequence[str], players: int) -> tuple[str, ...]:
@@ -188,60 +147,37 @@ class MatchSummary:
 
 def play_random_match(
     game: Game, players: int, seed: int, variant: Mapping[str, str] | None = None,
-    policy: Policy = random_policy, seating: Sequence[str] = (),
+    policy: Policy = random_policy, seating: Sequence[str] = (), summariser: Summariser | None = None,
 ) -> MatchSummary:
-    """Play one match: uniformly random legal decisions, or `policy`'s for
-    every seat, or the named `seating` policies (one per seat, SEAT_POLICIES).
+    """Play one match through the match loop (referee/match.py), untimed and
+    unrecorded: uniformly random legal decisions, or `policy`'s for every
+    seat, or the named `seating` policies (one per seat, SEAT_POLICIES).
 
-    Seats that only need the state are played with `apply_unchecked`: every
-    action is drawn from `legal_actions`, so the legality check of `apply`
-    would only repeat work (the conformance tests check `apply` itself); a
-    policy must therefore return a legal action (a summariser's `watch` gets
-    the events of that same unchecked apply). Seats that are told events
-    (the heuristic) get exactly those their seat may see.
-    Raises ValueError for bad seats or variant.
+    Seats that decide from the state alone are trusted seats: when all are,
+    the loop applies their actions with `apply_unchecked` (a policy must
+    therefore return a legal action; a summariser's `watch` gets the events
+    of that same unchecked step). Seats that are told events (the
+    heuristic) get exactly those their seat may see, as a bot would.
+    `summariser` defaults to the game's. Raises ValueError for bad seats or
+    variant.
     """
-    seats = ([SEAT_POLICIES[name](game) for name in seating] if seating
-             else [SeatPolicy(policy) for _ in range(players)])
-    summariser = summariser_for(game)
-    watch = summariser.watch() if summariser.watch is not None else None
-    telling = any(seat.needs_events for seat in seats)
-    state, setup = game.new_state_with_events(players, seed, variant) if telling or watch else \
-        (game.new_state(players, seed, variant), [])
-    first = state.clone()
     rng = random.Random(derive_seed(seed, "simulate-decisions"))
-    for index, seat in enumerate(seats):
-        seat.start(state, index)
-    _tell(seats, setup)
-    if watch is not None:
-        watch.step(state, setup)
-    decisions = 0
-    while not state.is_terminal():
-        deciding = sorted(state.to_act())
-        actions = {index: seats[index].decide(state, index, rng) for index in deciding}
-        if telling:
-            events = state.apply(actions)
-            _tell(seats, events)
-        elif watch is not None:  # unchecked as below, but with the events the watch reads
-            events = state._apply(actions, record=True)
-        else:
-            state.apply_unchecked(actions)
-        if watch is not None:
-            watch.step(state, events)
-        decisions += len(deciding)
-    outcome = state.outcome()
+    seats = ([SEAT_POLICIES[name](game, rng) for name in seating] if seating
+             else [StatePolicySeat(policy, rng) for _ in range(players)])
+    summariser = summariser or summariser_for(game)
+    watch = summariser.watch() if summariser.watch is not None else None
+    match = Match(game, seats, seed=seed, variant=variant, time_control=None, match_id=f"simulate-{seed}",
+                  watch=None if watch is None else watch.step, summary=False)
+    first = match.deal().clone()
+    match.run()
+    state, outcome = match.deal(), match.outcome
+    assert outcome is not None
+    decisions = sum(match.seat_decisions)
     turns = decisions if summariser.turns is None else summariser.turns(state)
     facts = dict(summariser.facts(first, state, outcome))
     if watch is not None:
         facts.update(watch.facts(outcome))
     return MatchSummary(seed, decisions, turns, outcome.reason, outcome.ranks, facts)
-
-
-def _tell(seats: Sequence[SeatPolicy], events: Sequence[Event]) -> None:
-    """Give each seat that listens the events it may see."""
-    for index, seat in enumerate(seats):
-        if seat.needs_events:
-            seat.on_events([event for event in events if index in event.visible_to])
 
 
 def win_shares(ranks: Sequence[int]) -> tuple[float, ...]:
@@ -405,11 +341,12 @@ def simulate(
         raise ValueError(f"the number of matches must be at least 1, not {games}")
     game.check_seats(players)
     full_variant = game.check_variant(variant)
+    summariser = summariser_for(game)
     matches: list[MatchSummary] = []
     start = time.perf_counter()
     for i in range(games):
         try:
-            summary = play_random_match(game, players, seed + i, full_variant, policy, seating)
+            summary = play_random_match(game, players, seed + i, full_variant, policy, seating, summariser)
         except Exception as exc:
             raise MatchFailed(game.name, players, seed + i, full_variant, exc) from exc
         matches.append(summary)

@@ -90,5 +90,5 @@ def start_match(client: BotClient, state: Any, seat: int, match_id: str = "m1") 
 
 def ask(client: BotClient, state: Any, seat: int, request_id: int, timeout: float = 5.0) -> Any:
     legal = state.legal_actions(seat)
-    client.send_decide(request_id=request_id, observation=state.observe(seat), legal_actions=legal, deadline=timeout)
+    client.send_decide(request_id=request_id, observation=state.observe(seat), legal_actions=legal, allowance=timeout)
     return client.receive_decision(request_id=request_id, legal_actions=legal, timeout=timeout)

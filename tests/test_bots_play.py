@@ -1,4 +1,4 @@
-"""Both built-in bots play complete matches in process (bots/arena.py), for
+"""Both built-in bots play complete matches in process (`referee.match.play_bots`), for
 3 and 4 seats and both variants (G-2.6, G-5.10), and the search behaves as
 documented: seeded and reproducible, no thinking for a forced choice, rewards
 from the final ranking with ties averaged (G-9.4)."""
@@ -9,8 +9,8 @@ import pytest
 
 from referee.games.base import IllegalActionError
 from referee.games.gnadenlos.actions import Buy
+from referee.match import play_bots
 
-from bots.arena import play_match
 from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
 from bots.mcts.search import rank_rewards
@@ -25,10 +25,10 @@ from tests.bots_support import GAME, context
 )
 def test_heuristic_and_mcts_play_complete_matches(seats: int, variant: dict[str, str]) -> None:
     bots: list[Bot] = [MctsBot(iterations=4, seed=1), HeuristicBot(), RandomBot(2), HeuristicBot()][:seats]
-    result = play_match(bots, seed=seats * 10 + len(variant), variant=variant)
-    assert len(result.outcome.ranks) == seats
-    assert result.outcome.reason in ("vultures", "undertaker", "goal", "safety_valve")
-    assert result.decisions[0] > 0 and result.decisions[1] > 0
+    result = play_bots(bots, seed=seats * 10 + len(variant), variant=variant)
+    assert len(result.ranks) == seats
+    assert result.end_reason in ("vultures", "undertaker", "goal", "safety_valve")
+    assert result.seats[0].decisions > 0 and result.seats[1].decisions > 0
 
 
 def test_heuristic_beats_random_bots() -> None:
@@ -37,7 +37,7 @@ def test_heuristic_beats_random_bots() -> None:
         seat = match % 4
         bots: list[Bot] = [RandomBot(match * 4 + k) for k in range(4)]
         bots[seat] = HeuristicBot()
-        ranks = play_match(bots, seed=500 + match).outcome.ranks
+        ranks = play_bots(bots, seed=500 + match).ranks
         if ranks[seat] == 0:
             wins += 1 / ranks.count(0)
     assert wins >= 4  # measured 79 % over 200 matches (docs/benchmarks.md); 25 % by chance
@@ -46,7 +46,7 @@ def test_heuristic_beats_random_bots() -> None:
 def test_seeded_mcts_matches_are_reproducible() -> None:
     def play() -> tuple[int, ...]:
         bots: list[Bot] = [MctsBot(iterations=3, seed=9), HeuristicBot(), HeuristicBot()]
-        return play_match(bots, seed=77).outcome.ranks
+        return play_bots(bots, seed=77).ranks
 
     assert play() == play()
 
@@ -83,7 +83,7 @@ def test_rank_rewards_average_shared_places() -> None:
     assert rank_rewards([25, 25, 10, 0]) == pytest.approx([shared, shared, 1 / 3, 0.0])
 
 
-def test_arena_rejects_an_illegal_answer() -> None:
+def test_an_in_process_match_of_trusted_bots_raises_an_illegal_answer() -> None:
     class Cheat(Bot):
         name = "cheat"
 
@@ -91,4 +91,4 @@ def test_arena_rejects_an_illegal_answer() -> None:
             return Buy(99)
 
     with pytest.raises(IllegalActionError):
-        play_match([Cheat(), Cheat(), Cheat()], seed=1)
+        play_bots([Cheat(), Cheat(), Cheat()], seed=1)

@@ -1,6 +1,6 @@
 """The built-in bots play Saboteur (issue 7).
 
-- Both bots complete in-process matches (bots/arena.py) at 3, 5 and 10 seats.
+- Both bots complete in-process matches (`referee.match.play_bots`) at 3, 5 and 10 seats.
 - Honesty (S-8): the MCTS bot's decision, with a fixed seed and iteration
   count, is the same for two true states that give its seat the same
   observation but differ in what it cannot see (roles, hands, goals, pile).
@@ -22,8 +22,8 @@ from referee.games.base import Action, Observation
 from referee.games.saboteur.actions import BreakTool, Discard, PlacePath, Repair
 from referee.games.saboteur.game import GAME as SABOTEUR_RULES
 from referee.games.saboteur.state import SaboteurState
+from referee.match import play_bots
 
-from bots.arena import play_match
 from bots.heuristic import HeuristicBot
 from referee.games.saboteur.strategy.view import tunnel_from_observation
 from referee.games.saboteur.strategy.suspicion import Suspicion
@@ -40,17 +40,17 @@ def test_heuristic_and_mcts_play_complete_matches(seats: int) -> None:
     bots: list[Bot] = [mcts, HeuristicBot()] + [
         RandomBot(k) if k % 2 else HeuristicBot() for k in range(2, seats)
     ]
-    result = play_match(bots, seed=seats, game="saboteur")
-    assert len(result.outcome.ranks) == seats
-    assert result.outcome.reason == "rounds_played"
-    assert result.decisions[0] > 0 and result.decisions[1] > 0
+    result = play_bots(bots, seed=seats, game="saboteur")
+    assert len(result.ranks) == seats
+    assert result.end_reason == "rounds_played"
+    assert result.seats[0].decisions > 0 and result.seats[1].decisions > 0
     assert mcts.stats.searches > 0 and mcts.stats.mean_iterations_per_second > 0
 
 
 def test_seeded_mcts_matches_are_reproducible() -> None:
     def play() -> tuple[int, ...]:
         bots: list[Bot] = [MctsBot(iterations=3, seed=9), HeuristicBot(), HeuristicBot(), RandomBot(1)]
-        return play_match(bots, seed=78, game="saboteur").outcome.ranks
+        return play_bots(bots, seed=78, game="saboteur").ranks
 
     assert play() == play()
 

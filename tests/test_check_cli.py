@@ -210,3 +210,33 @@ def test_times_are_written_as_in_every_command(tmp_path: Path) -> None:
     for option in ("--move-time", "--startup-timeout"):
         result = check(tmp_path, option, "soon")
         assert result.exit_code == 2 and "'soon' is not a time" in result.output and option in result.output
+
+
+def test_check_plays_the_ladders_match_with_its_match_end(tmp_path: Path) -> None:
+    """The same loop as the ladder's, and so its MatchEnd: the seed is kept
+    back (a ladder reveals it only after the duplicate set; issue 25)."""
+    folder = bot_folder(tmp_path / "fair", (BOTS / "fair_deal_checker.py").read_text(), games='["leduc"]')
+    result = check(folder, "--json", "--decisions", "3", "--log-dir", str(tmp_path / "kept"))
+    assert result.exit_code == 0, result.output
+    log = (tmp_path / "kept" / "bot.log").read_text().splitlines()
+    ends = [line for line in log if line.startswith("revealed seed")]
+    assert ends and all(line == "revealed seed None fair False" for line in ends)
+    assert len([line for line in log if line.startswith("commitment ")]) == len(ends)
+
+
+ILLEGAL_IN_GNADENLOS_ONLY = GOOD_BOT.replace('version = "1"', 'version = "1"\n    games = ("gnadenlos", "leduc")') \
+    .replace("return legal_actions[0]", """if context.match.game == "gnadenlos":
+            from referee.games.gnadenlos.actions import Buy
+            return Buy(99)  # never legal
+        return legal_actions[0]""")
+
+
+def test_a_forfeit_kills_the_bot_as_in_the_ladder_and_the_next_game_gets_a_fresh_start(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path / "half", ILLEGAL_IN_GNADENLOS_ONLY, games='["gnadenlos", "leduc"]')
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    games = {g["game"]: g for g in report(result)["games"]}
+    assert games["gnadenlos"]["faults"] == {"illegal": 3} and games["gnadenlos"]["matches"] == 1
+    assert games["leduc"]["faults"] == {} and games["leduc"]["decisions"] >= 5
+    assert [f["check"] for f in errors(result)] == ["gnadenlos", "gnadenlos"]  # the answers and the forfeit
+    assert not [f for f in report(result)["findings"] if f["check"] == "shutdown"]  # killed, not slow to end

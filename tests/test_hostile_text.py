@@ -42,9 +42,12 @@ def hostile(name: str) -> str:
 
 def test_play_shows_hostile_names_crashes_and_output_escaped(tmp_path: Path) -> None:
     record = tmp_path / "match.jsonl"
-    result = referee("play", "--bot", hostile(ESCAPE_NAME), "--bot", hostile(MARKUP_NAME), "--bot", "random",
-                     "--seed", "3", "--move-time", "1s", "--record", str(record),
-                     "--log-dir", str(tmp_path / "logs"))
+    seats = ["--bot", hostile(ESCAPE_NAME), "--bot", hostile(MARKUP_NAME), "--bot", "random",
+             "--seed", "3", "--move-time", "1s", "--log-dir", str(tmp_path / "logs")]
+    stopped = referee("play", *seats)  # the escape-named bot's handshake is refused: it never started
+    assert_shown_safely(stopped)
+    assert stopped.exit_code == 4 and "did not start" in stopped.output and "\\x1b" in stopped.output
+    result = referee("play", *seats, "--play-on", "--record", str(record))
     assert_shown_safely(result)
     assert result.exit_code == 1, result.output  # the hostile seats forfeited
     assert "forfeits" in result.output and "\\x1b" in result.output  # said, escaped

@@ -41,9 +41,9 @@ class FakeClient:
         self.received.append(("start", kwargs))
 
     def send_decide(self, *, request_id: int, observation: Observation,
-                    legal_actions: Sequence[Action], deadline: float) -> None:
+                    legal_actions: Sequence[Action], allowance: float) -> None:
         self.pending[request_id] = (observation, tuple(legal_actions))
-        self.deadlines.append(deadline)
+        self.deadlines.append(allowance)
         self.received.append(("decide", request_id))
 
     def receive_decision(self, *, request_id: int, legal_actions: Sequence[Action], timeout: float) -> Action:

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from referee.builtins import BotCommandError, resolve_bot_command
 from referee.cli.main import cli
+from referee.cli.play import EXIT_FORFEIT, EXIT_NOT_STARTED
 from referee.durations import parse_duration
 
 SPY = Path(__file__).parent / "bots" / "misbehave_spy.py"
@@ -120,11 +121,21 @@ def test_durations_read_like_a_person_writes_them() -> None:
         parse_duration("fast")
 
 
-def test_a_bot_that_cannot_start_forfeits_and_its_output_is_shown(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["play", "--bot", "random", "--bot", "random",
-                                      "--bot", "sh -c 'echo no luck today >&2; exit 3'",
-                                      "--seed", "3", "--move-time", "0.3", "--json", "--log-dir", str(tmp_path)])
-    assert result.exit_code == 1, result.output  # a seat forfeited
-    summary = json.loads(result.stdout)
+def test_a_bot_that_cannot_start_stops_the_match_unless_asked_to_play_on(tmp_path: Path) -> None:
+    """Issue 29, point 6: a match is not played around a bot that never
+    started (exit status 4), unless --play-on asks for it (then the seat
+    forfeits from the start: 1). Either way its output says why."""
+    seats = ["play", "--bot", "random", "--bot", "random", "--bot", "sh -c 'echo no luck today >&2; exit 3'",
+             "--seed", "3", "--move-time", "0.3", "--json", "--log-dir", str(tmp_path)]
+    stopped = CliRunner().invoke(cli, seats)
+    assert stopped.exit_code == EXIT_NOT_STARTED == 4, stopped.output
+    (seat,) = json.loads(stopped.stdout)["not_started"]
+    assert seat["seat"] == 2 and seat["reason"] == "startup" and "exit code 3" in seat["detail"]
+    assert seat["log_tail"] == ["no luck today"]
+    assert "was not played" in stopped.stderr and "no luck today" in stopped.stderr
+
+    played_on = CliRunner().invoke(cli, [*seats, "--play-on"])
+    assert played_on.exit_code == EXIT_FORFEIT == 1, played_on.output  # a seat forfeited
+    summary = json.loads(played_on.stdout)
     assert summary["forfeits"] == {"2": "startup"} and summary["ranks"][2] == 2
-    assert "no luck today" in result.stderr
+    assert "no luck today" in played_on.stderr

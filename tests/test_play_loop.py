@@ -19,6 +19,7 @@ from click.testing import CliRunner, Result
 from ladder.store import Store
 from ladder_support import install_bot, random_bot_folder
 from referee.cli.main import cli
+from referee.cli.play import EXIT_STRIKES
 
 FIRST_BOT = """\
 from bots.sdk import Bot, serve
@@ -98,8 +99,9 @@ def test_a_strike_fails_the_command_only_with_strict(here: Path) -> None:
     lenient = play(*seats)
     assert lenient.exit_code == 0, lenient.output
     assert played(lenient)["strikes"][0] == 1 and played(lenient)["forfeits"] == {}
+    assert "--strict fails the command on a strike" in lenient.stderr
     strict = play(*seats, "--strict")
-    assert strict.exit_code == 1 and played(strict)["strikes"][0] == 1
+    assert strict.exit_code == EXIT_STRIKES == 3 and played(strict)["strikes"][0] == 1
 
 
 def test_a_bot_folder_plays_as_its_bot_toml_says(here: Path) -> None:

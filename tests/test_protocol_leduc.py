@@ -193,7 +193,7 @@ def test_the_random_bot_process_plays_whole_leduc_matches() -> None:
                 if seat == 0:
                     requests += 1
                     bot.client.send_decide(request_id=requests, observation=state.observe(0), legal_actions=legal,
-                                           deadline=10.0)
+                                           allowance=10.0)
                     action = bot.client.receive_decision(request_id=requests, legal_actions=legal, timeout=10.0)
                     assert action in legal
                 else:

@@ -310,7 +310,7 @@ def test_the_random_bot_process_plays_a_whole_saboteur_match():
             if seat == 0 and len(legal) > 1:
                 request_id += 1
                 bot.client.send_decide(request_id=request_id, observation=state.observe(0), legal_actions=legal,
-                                       deadline=10.0)
+                                       allowance=10.0)
                 action = bot.client.receive_decision(request_id=request_id, legal_actions=legal, timeout=10.0)
                 assert action in legal
             else:
@@ -331,13 +331,13 @@ def test_one_bot_process_plays_saboteur_then_gnadenlos():
     with bot_process(random_bot()) as bot:
         _start_saboteur_match(bot.client, sab, seat, "sab")
         legal = sab.legal_actions(seat)
-        bot.client.send_decide(request_id=1, observation=sab.observe(seat), legal_actions=legal, deadline=10.0)
+        bot.client.send_decide(request_id=1, observation=sab.observe(seat), legal_actions=legal, allowance=10.0)
         assert bot.client.receive_decision(request_id=1, legal_actions=legal, timeout=10.0) in legal
         bot.client.end_match(_unfinished(sab.num_seats), "test")
         start_gnadenlos_match(bot.client, gnadenlos, g_seat, match_id="gn")
         legal = gnadenlos.legal_actions(g_seat)
         bot.client.send_decide(request_id=1, observation=gnadenlos.observe(g_seat), legal_actions=legal,
-                               deadline=10.0)
+                               allowance=10.0)
         assert bot.client.receive_decision(request_id=1, legal_actions=legal, timeout=10.0) in legal
         bot.client.end_match(_unfinished(gnadenlos.num_seats), "test")
         assert bot.process.poll() is None

@@ -26,7 +26,7 @@ JENNY_CASSIDY, JOHN_DIGGER, JOKE_GREENHORN = 7, 26, 9
 
 def _ask(client: BotClient, state: GnadenlosState, request_id: int) -> object:
     legal = state.legal_actions(RED)
-    client.send_decide(request_id=request_id, observation=state.observe(RED), legal_actions=legal, deadline=10.0)
+    client.send_decide(request_id=request_id, observation=state.observe(RED), legal_actions=legal, allowance=10.0)
     return client.receive_decision(request_id=request_id, legal_actions=legal, timeout=10.0)
 
 

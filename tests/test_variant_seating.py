@@ -23,7 +23,7 @@ GNADENLOS = load_game("gnadenlos")
 
 def play(tmp_path: Path, *args: str) -> object:
     return CliRunner().invoke(cli, ["play", "--seed", "3", "--json", "--record", str(tmp_path / "m.jsonl"),
-                                    "--move-time", "5s", *args])
+                                    "--move-time", "5s", "--log-dir", str(tmp_path / "logs"), *args])
 
 
 def test_play_refuses_a_bot_that_does_not_declare_the_variant(tmp_path: Path) -> None:
@@ -50,9 +50,9 @@ def test_a_bot_without_variants_plays_the_base_rules(tmp_path: Path) -> None:
 def test_a_malformed_variant_tag_fails_the_handshake(tmp_path: Path) -> None:
     result = play(tmp_path, "--bot", f"{sys.executable} {BOT} gnadenlos:Auction=single",
                   "--bot", "random", "--bot", "random")
-    assert result.exit_code == 1, result.output  # type: ignore[attr-defined]
-    seat = json.loads(result.stdout)["seats"][0]  # type: ignore[attr-defined]
-    assert seat["forfeit"] is not None and "variants[0]" in seat["forfeit_detail"]
+    assert result.exit_code == 4, result.output  # type: ignore[attr-defined]  # never started: not played
+    (seat,) = json.loads(result.stdout)["not_started"]  # type: ignore[attr-defined]
+    assert seat["seat"] == 0 and seat["reason"] == "startup" and "variants[0]" in seat["detail"]
 
 
 @pytest.mark.parametrize("command", [

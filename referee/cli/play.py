@@ -11,15 +11,19 @@ redrawn in place (referee/render/screen.py), with --delay or --step to
 watch it; piped, the same as lines. With --json only the result is
 printed, as one JSON object.
 
-The exit status tells a script or CI job whether every bot held up: 0,
-or EXIT_BOT_FAILED when a seat forfeited (with --strict also when a bot
-drew a strike); then each failing bot's reason, detail and last log lines
-are shown (and in --json), and the bots' logs are kept.
+The exit status tells a script or CI job how the match went (EXIT_STATUSES,
+also in `referee play --help` and docs/protocol.md): 0 when every bot held
+up; distinct statuses for a forfeit, for strikes under --strict, for a bot
+that never started (the match is not played unless --play-on asks for it),
+a usage error, a referee error, Ctrl-C and a closed output pipe. For each
+failing bot its reason, detail and last log lines are shown (and in
+--json), and the bots' logs are kept.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import sys
@@ -37,7 +41,7 @@ from referee.games import load_game
 from referee.cli.variants import HELP, read_variant, variant_option
 from referee.log_tail import last_lines
 from referee.match import MatchResult, RefereeError, UndeclaredVariant, run_match
-from referee.process import bot_log_path, start_bots
+from referee.process import BotProcess, bot_log_path, start_bots
 from referee.sandbox import capabilities
 from botsdk.contract import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry
@@ -46,12 +50,33 @@ from referee.render.screen import Pace, Screen
 from referee.replay import Replayer
 from referee.untrusted import safe_line, safe_text
 
-EXIT_BOT_FAILED = 1
-"""Exit status of a match played to the end in which a bot failed: a seat
-forfeited (or, with --strict, drew a strike)."""
+EXIT_FORFEIT = 1
+"""A seat forfeited (the match was played to its end)."""
+EXIT_USAGE = 2
+"""The command line was wrong (click's status for a usage error)."""
+EXIT_STRIKES = 3
+"""With --strict: a bot drew a strike, though none forfeited."""
+EXIT_NOT_STARTED = 4
+"""A bot never started (its process, health or handshake failed): the
+match is not played, unless --play-on plays it with that seat forfeited."""
+EXIT_REFEREE_ERROR = 5
+"""The referee itself failed (not a bot's fault)."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT) stopped the match: the shell's 128 + SIGINT."""
+EXIT_PIPE_CLOSED = 141
+"""The output's reader went away (`referee play ... | head`): the shell's
+128 + SIGPIPE, the status of any program the closed pipe stops."""
 
-EXIT_REFEREE_ERROR = 2
-"""Exit status when the referee itself failed (not a bot's fault)."""
+EXIT_STATUSES = {
+    0: "played, and every bot held up (strikes allowed without --strict)",
+    EXIT_FORFEIT: "a seat forfeited",
+    EXIT_USAGE: "usage error (an option, bot or variant)",
+    EXIT_STRIKES: "--strict: a bot drew a strike (none forfeited)",
+    EXIT_NOT_STARTED: "a bot never started: not played (see --play-on)",
+    EXIT_REFEREE_ERROR: "the referee failed (not a bot's fault)",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+    EXIT_PIPE_CLOSED: "the output's reader closed the pipe",
+}
 
 
 def resolve_seat(spec: str, game: str, db_path: Path | None) -> BotCommand:
@@ -127,34 +152,17 @@ class LiveView:
             self.screen = None
 
 
-class FooterCatcher:
-    """Passes record lines on to `then` and keeps the footer, whose
-    forfeit lines carry each forfeit's detail."""
-
-    def __init__(self, then: LiveView | None) -> None:
-        self.then = then
-        self.footer: Entry | None = None
-
-    def __call__(self, entry: Entry) -> None:
-        if entry["type"] == FOOTER:
-            self.footer = entry
-        if self.then is not None:
-            self.then(entry)
-
-
-def _failures(result: MatchResult, footer: Entry | None, logs: Path,
-              bots: list[BotCommand]) -> dict[int, dict[str, Any]]:
+def _failures(result: MatchResult, logs: Path, bots: list[BotCommand]) -> dict[int, dict[str, Any]]:
     """Per forfeiting seat: its reason, detail (escaped), log and the log's
     last lines (escaped)."""
-    details = {entry["seat"]: entry["detail"] for entry in (footer or {}).get("forfeits", [])}
-    failures = {}
-    for seat in result.seats:
-        if seat.forfeit is None:
-            continue
-        log = bot_log_path(logs, seat.seat, bots[seat.seat].label)
-        failures[seat.seat] = {"forfeit_detail": safe_line(details.get(seat.seat, "")),
-                               "log": str(log) if log.exists() else None, "log_tail": last_lines(log)}
-    return failures
+    return {seat.seat: {"forfeit_detail": safe_line(seat.forfeit_detail),
+                        **_log_tail(logs, seat.seat, bots[seat.seat].label)}
+            for seat in result.seats if seat.forfeit is not None}
+
+
+def _log_tail(logs: Path, seat: int, label: str) -> dict[str, Any]:
+    log = bot_log_path(logs, seat, label)
+    return {"log": str(log) if log.exists() else None, "log_tail": last_lines(log)}
 
 
 def _show_failures(console: Console, failures: dict[int, dict[str, Any]]) -> None:
@@ -167,7 +175,12 @@ def _show_failures(console: Console, failures: dict[int, dict[str, Any]]) -> Non
             console.print(f"  {line}", markup=False, highlight=False)
 
 
-@click.command()
+def _epilog() -> str:
+    """The exit statuses, for `--help` (kept as lines: `\\b`)."""
+    return "\b\nExit statuses:\n" + "\n".join(f"  {status:<4} {meaning}" for status, meaning in EXIT_STATUSES.items())
+
+
+@click.command(epilog=_epilog())
 @click.option("--game", default="gnadenlos", show_default=True, help="The game to play.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="BOT",
               help="A bot per seat, in seat order: a built-in (random, heuristic, mcts, mcts:250ms), a bot "
@@ -186,8 +199,11 @@ def _show_failures(console: Console, failures: dict[int, dict[str, Any]]) -> Non
                    "failed].")
 @click.option("--startup-timeout", type=DURATION, default="10s", show_default=True,
               help="How long a bot may take to start and answer the handshake.")
+@click.option("--play-on", is_flag=True,
+              help=f"Play the match even when a bot did not start: its seat forfeits from the start (exit "
+                   f"status {EXIT_FORFEIT}) [default: stop before the match, exit status {EXIT_NOT_STARTED}].")
 @click.option("--strict", is_flag=True,
-              help=f"Exit with status {EXIT_BOT_FAILED} on any strike too, not only on a forfeit.")
+              help=f"Exit with status {EXIT_STRIKES} when a bot drew a strike but none forfeited.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The ladder store whose registered bots --bot may name (default: $REFEREE_DATA/ladder.sqlite "
                    "or ./data/ladder.sqlite); only read.")
@@ -197,12 +213,13 @@ def _show_failures(console: Console, failures: dict[int, dict[str, Any]]) -> Non
               "decision (500ms, 2s).")
 def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, time_bank: float | None,
          variants: tuple[str, ...], record_path: Path | None, log_dir: Path | None,
-         startup_timeout: float, strict: bool, db_path: Path | None, as_json: bool, step: bool,
+         startup_timeout: float, play_on: bool, strict: bool, db_path: Path | None, as_json: bool, step: bool,
          delay: float) -> None:
     """Play one match between bot processes and show it as it happens.
 
-    Exits with status 1 when a seat forfeited (with --strict: also on a
-    strike), 2 when the referee failed."""
+    The exit status says how it went (below): a script or CI job can tell a
+    forfeit from strikes (with --strict), a bot that never started, a usage
+    error, a referee error and an interruption."""
     try:
         rules = load_game(game)
         rules.check_seats(len(bots))
@@ -218,18 +235,57 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     time_control = TimeControl(move_time=move_time, time_bank=time_bank, grace=GRACE)
-    console = Console(stderr=as_json)
+    console = _Console(stderr=as_json)
     click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
     logs = log_dir or Path(tempfile.mkdtemp(prefix="referee-play-"))
-    failed = False
+    status = EXIT_REFEREE_ERROR
     try:
-        result, failures = _play(rules.name, seats, seed, variant, time_control, record_path, logs,
-                                 startup_timeout, console, as_json, Pace(delay, step))
-        failed = bool(failures) or (strict and any(seat.strikes for seat in result.seats))
+        status = _play(rules.name, seats, seed, variant, time_control, record_path, logs, startup_timeout,
+                       console, as_json, strict, play_on, Pace(delay, step))
+    except KeyboardInterrupt:
+        status = EXIT_INTERRUPTED
+        unfinished = f"; its record {record_path} is unfinished" if record_path is not None else ""
+        click.echo(f"interrupted: the match was stopped before its end{unfinished}", err=True)
+    except BrokenPipeError:
+        status = EXIT_PIPE_CLOSED
+        _silence_stdout()
     finally:
-        if log_dir is None and not failed:
+        if log_dir is None and status not in (EXIT_FORFEIT, EXIT_STRIKES, EXIT_NOT_STARTED):
             shutil.rmtree(logs, ignore_errors=True)
+    sys.exit(status)
+
+
+def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str], time_control: TimeControl,
+          record_path: Path | None, logs: Path, startup_timeout: float, console: Console, as_json: bool,
+          strict: bool, play_on: bool, pace: Pace) -> int:
+    """Start the bots, play the match (unless a bot did not start and
+    `play_on` is not given), close the bots, show what failed; the exit
+    status."""
+    processes = start_bots([list(seat.argv) for seat in seats], [seat.label for seat in seats],
+                           startup_timeout=startup_timeout, log_dir=logs, expose=[seat.expose for seat in seats])
+    try:
+        not_started = [seat for seat, process in enumerate(processes) if process.fault is not None]
+        if not_started and not play_on:
+            _show_not_started(console, as_json, {seat: processes[seat] for seat in not_started}, logs, seats)
+            return EXIT_NOT_STARTED
+        view = None if as_json else LiveView(console, pace)
+        try:
+            result = run_match(game, processes, seed=seed, variant=variant, time_control=time_control,
+                               record_path=record_path, on_event=view)
+        except UndeclaredVariant as exc:  # refused before the match started
+            raise click.UsageError(str(exc)) from None
+        except RefereeError as exc:
+            console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
+            return EXIT_REFEREE_ERROR
+        finally:
+            if view is not None:
+                view.close()  # a screen left running would keep the cursor hidden
+    finally:
+        for process in processes:
+            process.close()
+    failures = _failures(result, logs, seats)
     _show_failures(console, failures)
+    struck = {seat.seat: seat.strikes for seat in result.seats if seat.strikes and seat.forfeit is None}
     if as_json:
         summary = result.to_json()
         for entry in summary["seats"]:
@@ -237,31 +293,44 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
         click.echo(json.dumps(summary))
     elif record_path is not None:
         console.print(f"record: {record_path}   replay: referee replay {record_path} --verify")
-    if failed:
-        if log_dir is None:
-            console.print(f"the bots' logs are kept in {logs}", markup=False, highlight=False)
-        sys.exit(EXIT_BOT_FAILED)
+    if struck and not strict:
+        console.print(Text(f"strikes: {', '.join(f'seat {seat} {count}' for seat, count in struck.items())} "
+                           f"(--strict fails the command on a strike, exit status {EXIT_STRIKES})", "dim"))
+    status = EXIT_FORFEIT if failures else EXIT_STRIKES if strict and struck else 0
+    if status and logs.exists():
+        console.print(f"the bots' logs are kept in {logs}", markup=False, highlight=False)
+    return status
 
 
-def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str], time_control: TimeControl,
-          record_path: Path | None, logs: Path, startup_timeout: float, console: Console,
-          as_json: bool, pace: Pace = Pace()) -> tuple[MatchResult, dict[int, dict[str, Any]]]:
-    """Start the bots, play the match, close the bots; the result and each
-    forfeiting seat's failure (see `_failures`)."""
-    processes = start_bots([list(seat.argv) for seat in seats], [seat.label for seat in seats],
-                           startup_timeout=startup_timeout, log_dir=logs, expose=[seat.expose for seat in seats])
-    catcher = FooterCatcher(None if as_json else LiveView(console, pace))
-    try:
-        result = run_match(game, processes, seed=seed, variant=variant, time_control=time_control,
-                           record_path=record_path, on_event=catcher)
-    except UndeclaredVariant as exc:  # refused before the match started
-        raise click.UsageError(str(exc)) from None
-    except RefereeError as exc:
-        console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
-        sys.exit(EXIT_REFEREE_ERROR)
-    finally:
-        if catcher.then is not None:
-            catcher.then.close()  # a screen left running would keep the cursor hidden
-        for process in processes:
-            process.close()
-    return result, _failures(result, catcher.footer, logs, seats)
+def _show_not_started(console: Console, as_json: bool, failed: dict[int, BotProcess], logs: Path,
+                      seats: list[BotCommand]) -> None:
+    """Each bot that did not start: why, and its last lines of output."""
+    report = {seat: {"seat": seat, "label": safe_line(bot.label), "reason": bot.fault.reason if bot.fault else "",
+                     "detail": safe_line(bot.fault.detail if bot.fault else ""),
+                     **_log_tail(logs, seat, seats[seat].label)}
+              for seat, bot in failed.items()}
+    for seat, entry in report.items():
+        console.print(safe_text(f"seat {seat} ({entry['label']}) did not start ({entry['reason']}): "
+                                f"{entry['detail']}", "bold red"))
+    _show_failures(console, report)
+    console.print(f"the match was not played (--play-on plays it with that seat forfeited); the bots' logs "
+                  f"are kept in {logs}", markup=False, highlight=False)
+    if as_json:
+        click.echo(json.dumps({"played": False, "not_started": list(report.values())}))
+
+
+class _Console(Console):
+    """A console whose closed pipe ends the match with its own exit status
+    (rich's default exits with status 1, as a forfeit does)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError("the output's reader closed the pipe")
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: its reader is gone, and the interpreter's
+    last flush would otherwise complain about the broken pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -265,14 +265,15 @@ class BotClient:
         self._stream = _MatchStream(self._play, start.SerializeToString(), f"{match_id}-{seat}")
 
     def send_decide(
-        self, *, request_id: int, observation: Observation, legal_actions: Sequence[Action], deadline: float
+        self, *, request_id: int, observation: Observation, legal_actions: Sequence[Action], allowance: float
     ) -> None:
-        """Ask for a decision; `deadline` is the seconds the bot has for it."""
+        """Ask for a decision; `allowance` is the seconds the bot has for it
+        (sent as `Decide.deadline_ms`, the protocol's name for it)."""
         stream = self._require_stream()
         stream.asked.add(request_id)
         events, stream.held = stream.held, []
         stream.requests.put(
-            self._encoder.encode(request_id, observation, legal_actions, milliseconds(deadline), events)  # type: ignore[union-attr]
+            self._encoder.encode(request_id, observation, legal_actions, milliseconds(allowance), events)  # type: ignore[union-attr]
         )
 
     def receive_decision(self, *, request_id: int, legal_actions: Sequence[Action], timeout: float) -> Action:

@@ -143,16 +143,18 @@ class DecideEncoder:
         self.action_field = action_field
 
     def encode(
-        self, request_id: int, observation: Observation, legal_actions: Sequence[Action], deadline_ms: int,
+        self, request_id: int, observation: Observation, legal_actions: Sequence[Action], allowance_ms: int,
         events: Sequence[bytes] = (),
     ) -> bytes:
         """The encoded `RefereeMessage{decide: Decide{...}}` of one decision;
+        `allowance_ms` is the time the bot has for it (the wire's
+        `deadline_ms`, a duration despite its name, fixed by tournament.v1);
         `events` are the `event_payload`s of the events it carries."""
         observation_bytes = self.codec.encode_observation(observation).SerializeToString()
         action_field = self.action_field
         body = b"".join(
             [
-                tpb.Decide(request_id=request_id, deadline_ms=deadline_ms).SerializeToString(),
+                tpb.Decide(request_id=request_id, deadline_ms=allowance_ms).SerializeToString(),
                 _length_delimited(
                     _DECIDE_OBSERVATION, _length_delimited(self._observation_field, observation_bytes)
                 ),
