@@ -48,6 +48,7 @@ from botsdk.contract import SOCKET_ENV
 
 from referee.files import safe_label
 from referee.protocol.client import BotClient, BotFault, BotInfo, BotStartFailed
+from referee.protocol.faults import BotExitedAtStart
 from referee.sandbox import (
     GiB,
     MiB,
@@ -438,7 +439,7 @@ def _wait_for_socket(
     where = f"; its output is in {log_path}" if log_path else ""
     while not socket_path.exists():
         if process.poll() is not None:
-            raise BotStartFailed(
+            raise BotExitedAtStart(
                 f"{label}: exited ({process.exit_status.describe() if process.exit_status else 'ended'}) "
                 f"before it listened on its socket{where}"
             )
