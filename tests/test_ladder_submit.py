@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 
 from ladder.store import Store
 from referee.cli.main import cli
+from referee.games import game_names
 
 BOT_SOURCE = """\
 from bots.sdk import Bot, serve
@@ -220,7 +221,9 @@ def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(tmp_path: Path) ->
     example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "bot.toml").write_text(example)
     manifest = read_manifest(tmp_path)
-    assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos",))
+    assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos", "leduc"))
+    games_line = next(line for line in example.splitlines() if line.startswith("games = "))
+    assert set(games_line.split("of: ")[1].split(", ")) == set(game_names())  # every game a bot may list
 
 
 # --------------------------------------------------------------- limits
