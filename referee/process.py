@@ -207,28 +207,30 @@ class BotProcess:
         The note is also added to the bot's log (`_note_memory`)."""
         if self._process is None:
             return "never started"
-        memory = self._note_memory()  # before the wait: the address space is read from live processes
+        peak = self._process.address_space_peak()  # read from its live processes: before they are waited for
         try:
             self._process.wait(timeout=wait)
         except TimeoutError:
             pass
         status = self._process.exit_status
         how = "the process is still running" if status is None else status.describe()
+        memory = self._note_memory(peak)  # after the wait: an OOM kill is counted in the exit status
         return how if memory is None else f"{how}; {memory}"
 
-    def memory_note(self) -> str | None:
+    def memory_note(self, address_space_peak: int | None = None) -> str | None:
         """"it ran out of memory: ..." with the limit it reached, if the
         kernel's OOM killer ended a process of its tree, or if a process's
         address space came within MEMORY_NEAR_LIMIT of the per-process
         limit (an allocation past it fails: Python's MemoryError, C++'s
-        std::bad_alloc); else None."""
+        std::bad_alloc); else None. `address_space_peak`: as measured
+        earlier, while its processes lived (default: now)."""
         if self._process is None:
             return None
         limits = self._process.sandbox.policy.limits
         if limits.tree_memory_bytes is not None and self._process.oom_kills():
             return (f"it ran out of memory: its processes together passed their limit of "
                     f"{_size(limits.tree_memory_bytes)} and the kernel ended one")
-        peak = self._process.address_space_peak()
+        peak = self._process.address_space_peak() if address_space_peak is None else address_space_peak
         if limits.memory_bytes is not None and peak >= MEMORY_NEAR_LIMIT * limits.memory_bytes:
             return (f"it ran out of memory: its address space reached {_size(peak)} of the "
                     f"{_size(limits.memory_bytes)} each process may use")
@@ -238,13 +240,13 @@ class BotProcess:
         """What the sandbox applies to this bot (for the record)."""
         return self._process.sandbox.protections() if self._process is not None else {}
 
-    def _note_memory(self) -> str | None:
+    def _note_memory(self, address_space_peak: int | None = None) -> str | None:
         """`memory_note()`, added to the bot's log the first time it says
         something: a bot that ran out of memory often cannot say so itself
         (printing a traceback needs memory too; a plain grpcio bot's log
         stays empty, and one whose table keeps its memory full can no
         longer answer at all)."""
-        note = self.memory_note()
+        note = self.memory_note(address_space_peak)
         if note is not None and not self._memory_noted and self._process is not None:
             self._memory_noted = True
             self._process.note(note)

@@ -225,8 +225,19 @@ class SandboxedProcess:
 
     def oom_kills(self) -> int:
         """How many of its processes the kernel's OOM killer ended for
-        passing the tree's memory limit (readable until it is closed)."""
-        return self.sandbox.group.oom_kills() if self.sandbox.group is not None else 0
+        passing the tree's memory limit: so far while it runs, in the end
+        once it has ended (its supervisor removes its group then)."""
+        status = self.exit_status
+        if status is None and self.sandbox.group is not None:
+            counted = self.sandbox.group.oom_kills()
+            if counted is not None:
+                return counted
+            try:  # its supervisor has just removed the group: the count comes with its exit report
+                self.wait(KILL_TIMEOUT)
+            except TimeoutError:
+                return 0
+            status = self.exit_status
+        return status.oom_kills if status is not None else 0
 
     # ------------------------------------------------------------ peers
 
@@ -339,7 +350,7 @@ class SandboxedProcess:
             reason = "file_size_limit" if -code == signal.SIGXFSZ else "signal"
         return ExitStatus(returncode=code, reason=reason, cpu_seconds=cpu,
                           max_rss_bytes=int(event.get("max_rss_bytes", 0)),
-                          log_truncated=self._log.truncated)
+                          log_truncated=self._log.truncated, oom_kills=int(event.get("oom_kills", 0)))
 
     def _lost(self) -> ExitStatus:
         code = self._supervisor.poll()
