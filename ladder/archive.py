@@ -11,12 +11,14 @@ compression bomb stops at the first limit. Names that are absolute or
 climb out (`..`), links out of the folder, hard links, devices and pipes
 are refused with a message naming the entry; extraction then goes through
 tarfile's "data" filter, which refuses the same again and strips
-set-uid bits. A refusal leaves nothing behind: the caller's target folder
-is made only by a successful unpack.
+set-uid bits (on a Python without it, before 3.11.4 such as Debian 12's
+3.11.2, `_extract` makes its checks itself). A refusal leaves nothing
+behind: the caller's target folder is made only by a successful unpack.
 """
 
 from __future__ import annotations
 
+import copy
 import io
 import os
 import shutil
@@ -70,7 +72,7 @@ def unpack(data: bytes, target: Path, limits: Limits) -> list[str]:
             members = _checked_members(tar, limits)
             target.mkdir(mode=0o700)
             try:
-                tar.extractall(target, members=members, filter="data")
+                _extract(tar, members, target)
                 _open_modes(target)
             except BaseException:
                 shutil.rmtree(target, ignore_errors=True)
@@ -79,6 +81,35 @@ def unpack(data: bytes, target: Path, limits: Limits) -> list[str]:
         raise ArchiveError(f"the archive cannot be read ({exc}); send a tar archive of the bot's folder "
                            "(`referee submit --server` makes one)") from None
     return [m.name for m in members]
+
+
+def _extract(tar: tarfile.TarFile, members: list[tarfile.TarInfo], target: Path) -> None:
+    """Extract `members` into `target` through tarfile's "data" filter
+    (PEP 706), or where Python lacks it (before 3.11.4) through the same
+    checks made here, entry by entry against what is already extracted: the
+    entry's path, followed through links, and a link's target stay inside
+    `target`; modes lose set-uid, set-gid, sticky and write bits for others,
+    owners are not taken from the archive. Raises tarfile.TarError."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(target, members=members, filter="data")
+        return
+    root = os.path.realpath(target)
+    for member in members:
+        if not _inside(os.path.realpath(os.path.join(root, member.name)), root):
+            raise tarfile.TarError(f"{member.name!r} would be extracted to a path outside the destination")
+        if member.issym():
+            linked = os.path.realpath(os.path.join(root, os.path.dirname(member.name), member.linkname))
+            if os.path.isabs(member.linkname) or not _inside(linked, root):
+                raise tarfile.TarError(f"{member.name!r} would link to {member.linkname!r}, which is outside "
+                                       "the destination")
+        safe = copy.copy(member)  # as the filter leaves it: no set-uid or group/other write, owned by us
+        safe.mode &= 0o755
+        safe.uid, safe.gid, safe.uname, safe.gname = os.geteuid(), os.getegid(), "", ""
+        tar.extract(safe, root)
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root + os.sep)
 
 
 def _checked_members(tar: tarfile.TarFile, limits: Limits) -> list[tarfile.TarInfo]:

@@ -199,19 +199,42 @@ def _check_paths(command: Sequence[str], folder: Path, where: str) -> None:
             raise SubmissionError(f"{where}: {word} leads out of the bot's folder; a bot may use only its own files")
 
 
+SCRIPT_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".jar", ".rb", ".pl", ".sh", ".lua", ".php", ".r"})
+"""A command word with one of these endings names a file of the bot's
+folder (the script an interpreter runs), as does one starting with ./"""
+
+
 def _check_program(command: Sequence[str], folder: Path, where: str) -> None:
-    """The first word of the command must be something that can run."""
+    """The first word of the command must be something that can run, and
+    the files it names must be in the bot's folder: the jail runs the
+    command in an empty working folder, so a missing script would otherwise
+    surface as the jail's path of a file that is not there."""
     _check_paths(command, folder, where)
     program = command[0]
     local = folder / program
     if program in PYTHON_NAMES:
-        return
-    if not Path(program).is_absolute() and local.exists():
+        pass
+    elif not Path(program).is_absolute() and local.exists():
         if not local.is_file() or not os.access(local, os.X_OK):
             raise SubmissionError(f"{where}: {program} is not executable; run chmod +x {program}")
-        return
-    if shutil.which(program) is None:
+    elif program.startswith("./"):
+        raise SubmissionError(f"{where}: the command's program {program} does not exist in the bot's folder; "
+                              f"build it there first, or correct `command` in {MANIFEST}")
+    elif shutil.which(program) is None:
         raise SubmissionError(f"{where}: program {program!r} not found in the bot's folder or on PATH")
+    for word in command[1:]:
+        if _names_a_file(word) and not (folder / word).exists():
+            raise SubmissionError(f"{where}: the command names {word}, which does not exist in the bot's folder; "
+                                  f"add {word} to the folder (the command's files are relative to it), "
+                                  f"or correct `command` in {MANIFEST}")
+
+
+def _names_a_file(word: str) -> bool:
+    """Whether a command word is a file of the bot's folder: a script by its
+    ending or a ./ path; options, inline code and globs are not."""
+    if word.startswith("-") or any(char in word for char in " =*?["):
+        return False
+    return word.startswith("./") or Path(word).suffix.lower() in SCRIPT_SUFFIXES
 
 
 def stage(path: Path, staging: Path, limits: Limits) -> Manifest:
