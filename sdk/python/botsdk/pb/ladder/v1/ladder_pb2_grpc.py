@@ -69,6 +69,11 @@ class LadderStub:
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.SerializeToString,
                 response_deserializer=ladder_dot_v1_dot_ladder__pb2.BotLogsReply.FromString,
                 _registered_method=True)
+        self.BotRecords = channel.unary_stream(
+                '/ladder.v1.Ladder/BotRecords',
+                request_serializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsRequest.SerializeToString,
+                response_deserializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsItem.FromString,
+                _registered_method=True)
         self.RatingHistory = channel.unary_unary(
                 '/ladder.v1.Ladder/RatingHistory',
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.RatingHistoryRequest.SerializeToString,
@@ -134,6 +139,16 @@ class LadderServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BotRecords(self, request, context):
+        """The records of one bot's rated matches whose duplicate deal has been
+        played in every seat rotation, oldest first (`referee records`), then
+        how many more are withheld until then. With tokens required, only the
+        bot's owner may ask (as for BotLogs).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def RatingHistory(self, request, context):
         """Each bot's rating after every match it played (`referee report`'s history).
         """
@@ -185,6 +200,11 @@ def add_LadderServicer_to_server(servicer, server):
                     servicer.BotLogs,
                     request_deserializer=ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.FromString,
                     response_serializer=ladder_dot_v1_dot_ladder__pb2.BotLogsReply.SerializeToString,
+            ),
+            'BotRecords': grpc.unary_stream_rpc_method_handler(
+                    servicer.BotRecords,
+                    request_deserializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsRequest.FromString,
+                    response_serializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsItem.SerializeToString,
             ),
             'RatingHistory': grpc.unary_unary_rpc_method_handler(
                     servicer.RatingHistory,
@@ -386,6 +406,33 @@ class Ladder:
             '/ladder.v1.Ladder/BotLogs',
             ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.SerializeToString,
             ladder_dot_v1_dot_ladder__pb2.BotLogsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BotRecords(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/ladder.v1.Ladder/BotRecords',
+            ladder_dot_v1_dot_ladder__pb2.BotRecordsRequest.SerializeToString,
+            ladder_dot_v1_dot_ladder__pb2.BotRecordsItem.FromString,
             options,
             channel_credentials,
             insecure,
