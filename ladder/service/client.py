@@ -1,5 +1,6 @@
-"""The client side of `ladder.v1.Ladder`: `referee submit/bots/table/logs
---server ADDR` talk to a ladder service through this instead of a store.
+"""The client side of `ladder.v1.Ladder`: `referee submit/bots/table/logs/
+records/report --server ADDR` talk to a ladder service through this instead
+of a store.
 
 `Remote` turns each reply into what the local command works with (a
 `Submitted`, `BotRow`s, the standings' JSON object), so the command prints

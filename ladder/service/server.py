@@ -1,10 +1,11 @@
 """The ladder service's process: the store's one owner, the run loop and the API.
 
-`run_service` holds the store's run lock (one ladder per store, as `referee
-ladder`), plays the ladder continuously on the Dask pool (matchmaking,
-duplicate deals, seat rotation, rating, all as in a batch run: the run loop
-is the same `ladder.scheduler.Ladder`), and meanwhile answers the gRPC API
-(ladder/service/api.py) with health checking and reflection, as bots do.
+The service (`referee serve`, ladder/service/cli.py's `run_service`) holds
+the store's run lock (one ladder per store, as `referee ladder`), plays
+the ladder continuously on the Dask pool (matchmaking, duplicate deals,
+seat rotation, rating, all as in a batch run: the run loop is the same
+`ladder.scheduler.Ladder`), and meanwhile answers the gRPC API
+(ladder/service/servicer.py) with health checking and reflection, as bots do.
 
 Continuous: a run has no budget; when the roster cannot seat a table yet
 (too few bots) the loop waits and looks again, and bots submitted through
@@ -52,11 +53,12 @@ from grpc_reflection.v1alpha import reflection
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from ladder.dispatch import Pool
 from ladder.intake import MIB
-from ladder.service.addresses import Listen, parse_address
 from ladder.scheduler import Ladder, LadderConfig, LadderError, RunStatus
+from ladder.service.addresses import Listen, parse_address
 from ladder.service.events import Broadcaster
 from ladder.service.servicer import LadderServicer
 from ladder.store import Store
+from ladder.tasks import MatchTask, Outcome
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 log = logging.getLogger(__name__)
@@ -274,12 +276,52 @@ class Shutdown:
         os._exit(0)
 
 
+class Sheltered:
+    """A pool whose calls into Dask a signal does not interrupt: it waits
+    for the call to return, and is raised (KeyboardInterrupt) between two
+    calls, where the run loop handles it. Interrupted inside, Dask's client
+    is left mid-call (its `sync` then fails in its own loop thread)."""
+
+    def __init__(self, pool: Pool, shutdown: Shutdown) -> None:
+        self.pool = pool
+        self.shutdown = shutdown
+
+    def _after(self) -> None:
+        if self.shutdown.requested:
+            raise KeyboardInterrupt
+
+    def idle(self) -> int:
+        with self.shutdown.deferred():
+            idle = self.pool.idle()
+        self._after()
+        return idle
+
+    def submit(self, task: MatchTask) -> None:
+        with self.shutdown.deferred():
+            self.pool.submit(task)
+        self._after()
+
+    def poll(self, timeout: float) -> list[Outcome]:
+        with self.shutdown.deferred():
+            outcomes = self.pool.poll(timeout)
+        self._after()
+        return outcomes
+
+    def running(self) -> list[MatchTask]:
+        return self.pool.running()
+
+    def close(self, *, interrupt: bool = False) -> None:
+        with self.shutdown.deferred():
+            self.pool.close(interrupt=interrupt)
+
+
 def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool], events: Broadcaster,
                echo: Callable[[str], None], shutdown: Shutdown) -> None:
     """Play `config`'s game under its rule set until Ctrl-C or SIGTERM,
     waiting while the roster (the bots that declare that rule set) is too
-    small. The Dask cluster starts where a signal waits (`Shutdown.deferred`):
-    a cluster half started cannot be stopped, only killed."""
+    small. The Dask cluster starts, and is called, where a signal waits
+    (`Shutdown.deferred`, `Sheltered`): a cluster half started cannot be
+    stopped, only killed."""
     from ladder.scheduler import game_roster, seatable
 
     update = publish_finished(store, config.game, events, echo)
@@ -294,7 +336,7 @@ def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool]
             time.sleep(ROSTER_WAIT)
             continue
         with shutdown.deferred():
-            pool = make_pool()
+            pool = Sheltered(make_pool(), shutdown)
             ladder = Ladder(store, pool, config, on_update=update, on_warning=echo,
                             on_commit=lambda commitment: echo(commitment.text))
             if shutdown.requested:
