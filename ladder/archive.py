@@ -32,13 +32,14 @@ is made only by a successful unpack.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import os
 import shutil
 import tarfile
 from pathlib import Path, PurePosixPath
-from typing import Self
+from typing import BinaryIO, Self
 
 from ladder.intake import MIB, Limits
 
@@ -94,11 +95,18 @@ def _anonymous(info: tarfile.TarInfo) -> tarfile.TarInfo:
     return info
 
 
-def unpack(data: bytes, target: Path, limits: Limits) -> list[str]:
-    """Unpack `data` (a gzipped or plain tar) into the new folder `target`
-    within `limits`; return the names of its entries. Raises ArchiveError
-    (and `target` does not exist afterwards)."""
-    raw = gzip.GzipFile(fileobj=io.BytesIO(data)) if data.startswith(GZIP_MAGIC) else io.BytesIO(data)
+def unpack(data: bytes | Path, target: Path, limits: Limits) -> list[str]:
+    """Unpack `data` (a gzipped or plain tar, or the file holding one) into
+    the new folder `target` within `limits`; return the names of its
+    entries. Raises ArchiveError (and `target` does not exist afterwards)."""
+    with contextlib.ExitStack() as opened:
+        source: BinaryIO = opened.enter_context(data.open("rb")) if isinstance(data, Path) else io.BytesIO(data)
+        packed = source.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+        source.seek(0)
+        return _unpack(gzip.GzipFile(fileobj=source) if packed else source, target, limits)
+
+
+def _unpack(raw: gzip.GzipFile | BinaryIO, target: Path, limits: Limits) -> list[str]:
     stream = _Bounded(raw, budget(limits))
     try:
         with tarfile.open(fileobj=stream, mode="r:", tarinfo=_checked_header()) as tar:
@@ -132,7 +140,7 @@ class _Bounded(io.RawIOBase):
     """The decompressed archive as tarfile reads it: a read or seek that
     would pass `limit` bytes is refused before anything is decompressed."""
 
-    def __init__(self, raw: gzip.GzipFile | io.BytesIO, limit: int) -> None:
+    def __init__(self, raw: gzip.GzipFile | BinaryIO, limit: int) -> None:
         super().__init__()
         self._raw = raw
         self._limit = limit

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import tarfile
 import threading
@@ -214,6 +215,38 @@ def test_an_upload_bomb_is_refused_within_a_few_mib_of_memory(started: Service) 
                 grpc.StatusCode.INVALID_ARGUMENT, says)
         growth = memory_mib(pid, "VmHWM") - baseline
         assert len(archive) < 1 << 20 and growth < 16, f"{says}: {len(archive)} bytes took +{growth} MiB"
+    assert not list(service.data.glob("upload-*"))
+
+
+def test_an_upload_is_held_on_disk_not_in_memory_and_refused_at_its_limit(started: Service, tmp_path: Path) -> None:
+    service = started
+    pid = service.process.pid
+    piece = os.urandom(1 << 20)
+
+    def flood(first: Any, count: int) -> Iterator[Any]:
+        yield first
+        for _ in range(count):
+            yield ladder_pb2.SubmitPiece(archive=piece)
+
+    for pieces, code, says in (
+        (flood(ladder_pb2.SubmitPiece(request=ladder_pb2.SubmitRequest(name="flood")), 200),
+         grpc.StatusCode.RESOURCE_EXHAUSTED, "larger than the ladder service accepts (65 MiB"),
+        (flood(ladder_pb2.SubmitPiece(archive=b"x"), 1), grpc.StatusCode.INVALID_ARGUMENT, "SubmitRequest first"),
+    ):
+        baseline = memory_mib(pid, "VmRSS")
+        reset_peak(pid)
+        refused(service.call("SubmitStream", pieces), code, says)
+        assert memory_mib(pid, "VmHWM") - baseline < 16, f"{says}: +{memory_mib(pid, 'VmHWM') - baseline} MiB"
+    big = random_bot_folder(tmp_path / "big")  # 60 MiB that gzip cannot shrink, in 1 MiB pieces
+    (big / "weights.bin").write_bytes(os.urandom(60 << 20))
+    baseline = memory_mib(pid, "VmRSS")
+    reset_peak(pid)
+    assert "registered big version v1" in referee("submit", str(big), "--name", "big", "--server", service.address,
+                                                  "--move-time", "1s")
+    growth = memory_mib(pid, "VmHWM") - baseline
+    assert growth < 32, f"a 60 MiB upload took +{growth} MiB"  # sent whole, gRPC and protobuf held it 3 times over
+    refused(service.call("Submit", ladder_pb2.SubmitRequest(archive=piece * 5, name="whole")),
+            grpc.StatusCode.RESOURCE_EXHAUSTED, "larger than max")  # one message is at most 4 MiB
     assert not list(service.data.glob("upload-*"))
 
 

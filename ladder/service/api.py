@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import re
 import shutil
 import tempfile
@@ -37,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import grpc
 
@@ -55,8 +56,13 @@ DEFAULT_LINES = 40
 MAX_LINES = 10_000
 """The most lines of a bot's log one BotLogs call returns."""
 UPLOAD_PREFIX = "upload-"
-"""A submission's archive is unpacked in the data folder under this prefix
-(removed when the call ends, and at the next start after a kill)."""
+"""A submission's archive is received and unpacked in a folder of the data
+folder under this prefix (removed when the call ends, and at the next start
+after a kill)."""
+ARCHIVE = "archive"
+"""The received archive's file in its upload folder."""
+ARCHIVE_SLACK = 1 << 20
+"""What an archive may hold beyond the bot's files (`Limits.max_bytes`): tar headers, padding."""
 MAX_RECENT = 100
 """The most matches one RecentMatches call lists."""
 MAX_STARTUP_TIMEOUT = 60.0
@@ -111,6 +117,16 @@ class Intake:
 def discard(intake: Intake) -> None:
     """Remove a submission's upload (after its validation, or instead of it)."""
     shutil.rmtree(intake.upload, ignore_errors=True)
+
+
+def upload_limit(limits: Limits) -> int:
+    """The most bytes a submission's archive may have as it is received."""
+    return limits.max_bytes + ARCHIVE_SLACK
+
+
+def archive_file(upload: Path) -> BinaryIO:
+    """The upload's archive file, new, for writing (0600)."""
+    return os.fdopen(os.open(upload / ARCHIVE, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), "wb")
 
 
 class Refusal(Exception):
@@ -251,60 +267,74 @@ class LadderCalls:
 
     # -- writing calls --------------------------------------------------------
 
-    def intake(self, request: Any, caller: Caller) -> Intake | Any:
-        """A submission's first step, quick: the request checked, the
-        archive unpacked within the limits, the name checked; an Intake for
-        `validate`, or, when its files are a registered version of that
-        name already, that version's SubmitReply. Audited when it ends
-        here; refusals are Refusals."""
-        from ladder.intake import content_hash
-        from ladder.submission import SubmissionError, read_manifest
+    def open_upload(self) -> Path:
+        """A new private folder for one submission's archive and files."""
+        return Path(tempfile.mkdtemp(prefix=UPLOAD_PREFIX, dir=self.settings.db_path.parent))
 
+    def receive(self, archive: bytes) -> Path:
+        """A new upload holding `archive` (a Submit's, sent whole)."""
+        upload = self.open_upload()
+        with archive_file(upload) as out:
+            out.write(archive)
+        return upload
+
+    def intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
+        """A submission's first step, quick: the request checked, the
+        archive received into `upload` unpacked within the limits, the name
+        checked; an Intake for `validate`, or, when its files are a
+        registered version of that name already, that version's
+        SubmitReply. Audited when it ends here (the upload then removed);
+        refusals are Refusals."""
         try:
-            self._need_token(caller)
-            check_submission(request)
-            shown = safe_line(request.shown_path, SHOWN_PATH_LIMIT) or "the bot"
-            with self._store() as store:
-                upload = Path(tempfile.mkdtemp(prefix=UPLOAD_PREFIX, dir=store.root))
-                scrub = Scrub({str(upload / "bot"): shown}, self.roots)
-                try:
-                    try:
-                        names = unpack(request.archive, upload / "bot", self.settings.limits)
-                    except ArchiveError as exc:
-                        raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, scrub(str(exc))) from None
-                    path = upload / "bot"
-                    if request.single_file:
-                        if len(names) != 1 or not (path / names[0]).is_file():
-                            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT,
-                                          "a single-file submission's archive must hold that one file")
-                        path = path / names[0]
-                    name = request.name or None
-                    if name is None and path.is_dir():
-                        try:
-                            name = read_manifest(path).name
-                        except SubmissionError:
-                            name = None  # validate() refuses it with the same message `referee submit` gives
-                    if name is not None:
-                        _checked(check_name_of, name, scrub)
-                        versions = store.bot_versions(name)
-                        self._may_use(name, caller, registered=bool(versions))
-                        digest = content_hash(upload / "bot")  # what the staged copy hashes to (folder or one file)
-                        same = [b for b in versions if b.content_hash == digest]
-                        if same:
-                            shutil.rmtree(upload, ignore_errors=True)
-                            self.audit.record("submit", submitter=caller.submitter, client=caller.client, name=name,
-                                              version=same[0].version, outcome="identical")
-                            return ladder_pb2.SubmitReply(name=name, version=same[0].version, content_hash=digest,
-                                                          new=False, games=list(same[0].games),
-                                                          variants=list(same[0].variants))
-                except BaseException:
-                    shutil.rmtree(upload, ignore_errors=True)
-                    raise
-        except Refusal as refused:
-            self._refused("submit", request.name, request.version, caller, refused)
+            taken = self._intake(request, caller, upload)
+        except BaseException as failed:
+            shutil.rmtree(upload, ignore_errors=True)
+            if isinstance(failed, Refusal):
+                self._refused("submit", request.name, request.version, caller, failed)
             raise
-        request.ClearField("archive")  # unpacked: its bytes need not wait in memory for a validation thread
+        if not isinstance(taken, Intake):
+            shutil.rmtree(upload, ignore_errors=True)
+            self.audit.record("submit", submitter=caller.submitter, client=caller.client, name=taken.name,
+                              version=taken.version, outcome="identical")
+        return taken
+
+    def _intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
+        from ladder.intake import content_hash
+
+        self._need_token(caller)
+        check_submission(request)
+        scrub = Scrub({str(upload / "bot"): safe_line(request.shown_path, SHOWN_PATH_LIMIT) or "the bot"}, self.roots)
+        path = self._unpacked(request, upload, scrub)
+        name = request.name or manifest_name(path)
+        if name is None:  # validate() refuses it as `referee submit` does
+            return Intake(request, caller, upload, path, name, scrub)
+        _checked(check_name_of, name, scrub)
+        with self._store() as store:
+            versions = store.bot_versions(name)
+        self._may_use(name, caller, registered=bool(versions))
+        digest = content_hash(upload / "bot")  # what the staged copy will hash to (a folder or one file)
+        same = [bot for bot in versions if bot.content_hash == digest]
+        if same:
+            return ladder_pb2.SubmitReply(name=name, version=same[0].version, content_hash=digest, new=False,
+                                          games=list(same[0].games), variants=list(same[0].variants))
         return Intake(request, caller, upload, path, name, scrub)
+
+    def _unpacked(self, request: Any, upload: Path, scrub: Scrub) -> Path:
+        """The bot unpacked from the upload's archive (removed then): its
+        folder, or its one file for a single-file submission."""
+        if not (upload / ARCHIVE).stat().st_size:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "the archive is empty; send a gzipped tar of the bot's "
+                                                            "folder (`referee submit --server` makes one)")
+        try:
+            names = unpack(upload / ARCHIVE, upload / "bot", self.settings.limits)
+        except ArchiveError as exc:
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, scrub(str(exc))) from None
+        (upload / ARCHIVE).unlink()
+        if not request.single_file:
+            return upload / "bot"
+        if len(names) != 1 or not (upload / "bot" / names[0]).is_file():
+            raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "a single-file submission's archive must hold that one file")
+        return upload / "bot" / names[0]
 
     def validate(self, intake: Intake) -> Any:
         """A submission's second step, slow: its bot validated (started and
@@ -560,14 +590,10 @@ def revealable_records(store: Store, name: str, version: str = "", game: str = "
 
 
 def check_submission(request: Any) -> None:
-    """Everything of a SubmitRequest that can be checked before its archive
-    is read. Refuses INVALID_ARGUMENT."""
+    """Everything of a SubmitRequest but its archive. Refuses INVALID_ARGUMENT."""
     from ladder.submission import NAME_PATTERN, SubmissionError, check_tags
     from referee.games import game_names
 
-    if not request.archive:
-        raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "the archive is empty; send a gzipped tar of the bot's "
-                                                        "folder (`referee submit --server` makes one)")
     if request.name:
         _checked(check_name_of, request.name)
     if request.version and not NAME_PATTERN.match(request.version):
@@ -588,6 +614,19 @@ def check_submission(request: Any) -> None:
         if not (math.isfinite(value) and 0 <= value <= most):
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT,
                           f"the {what} must be between 0 and {most:g} seconds on this service (0: the default)")
+
+
+def manifest_name(path: Path) -> str | None:
+    """The name a bot folder's bot.toml gives (None: a file, no name, or a
+    manifest `referee submit` will refuse with its own message)."""
+    from ladder.submission import SubmissionError, read_manifest
+
+    if not path.is_dir():
+        return None
+    try:
+        return read_manifest(path).name
+    except SubmissionError:
+        return None
 
 
 def check_name_of(name: str) -> None:

@@ -159,7 +159,7 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
         settings = ServiceSettings(store.path, game, limits, tokens, rule_set)
         servicer = LadderServicer(LadderCalls(settings, access, AuditLog(store.root)), events, quotas)
         try:
-            server = start_api(servicer, where, tls, limits.max_bytes)
+            server = start_api(servicer, where, tls)
         except ServiceError as exc:
             raise click.ClickException(str(exc)) from None
         held.callback(server.stop, STOP_GRACE)

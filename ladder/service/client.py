@@ -36,6 +36,8 @@ from referee.untrusted import MESSAGE_LIMIT, safe_line
 CALL_TIMEOUT = 30.0
 """Seconds for a call that reads; a submission gets SUBMIT_TIMEOUT."""
 SUBMIT_TIMEOUT = 300.0
+PIECE = 1 << 20
+"""Bytes of the archive a SubmitStream message carries."""
 TOKEN_ENV = "REFEREE_TOKEN"
 
 
@@ -102,9 +104,6 @@ class Remote:
                                f"is `referee serve` running there, and is the address right{hint}?")
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
             return RemoteError(f"the ladder service at {self.address} did not answer in time; try again")
-        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in details:
-            return RemoteError(f"the bot's archive is larger than the ladder service accepts ({safe_line(details)}): "
-                               "leave data files, build outputs and caches out, or ask the operator to raise --max-mib")
         message = safe_line(details, MESSAGE_LIMIT) or f"the ladder service failed ({code.name})"
         if code == grpc.StatusCode.UNAUTHENTICATED and self.withheld:
             message += (" (your token was not sent: --insecure-plaintext never sends one; reach the service with "
@@ -122,11 +121,12 @@ class Remote:
             archive = pack(path)
         except OSError as exc:
             raise RemoteError(f"cannot pack {path} ({exc}); check that you may read every file of it") from None
-        reply = self._call("Submit", ladder_pb2.SubmitRequest(
-            archive=archive, single_file=not path.is_dir(), name=name or "", version=version or "",
-            games=list(games), startup_timeout=startup_timeout, move_time=move_time, shown_path=str(path),
-            variants=list(variants),
-        ), timeout=SUBMIT_TIMEOUT)
+        request = ladder_pb2.SubmitRequest(
+            single_file=not path.is_dir(), name=name or "", version=version or "", games=list(games),
+            startup_timeout=startup_timeout, move_time=move_time, shown_path=str(path), variants=list(variants))
+        pieces = [ladder_pb2.SubmitPiece(request=request)] + [
+            ladder_pb2.SubmitPiece(archive=archive[start:start + PIECE]) for start in range(0, len(archive), PIECE)]
+        reply = self._call("SubmitStream", iter(pieces), timeout=SUBMIT_TIMEOUT)
         return Submitted(bot_id=-1, name=reply.name, version=reply.version, content_hash=reply.content_hash,
                          new=reply.new, games=tuple(reply.games), twins=tuple(reply.twins),
                          variants=tuple(reply.variants))

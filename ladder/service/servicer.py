@@ -32,14 +32,18 @@ import asyncio
 import concurrent.futures
 import logging
 import math
+import shutil
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.service.api import AUTH_HEADER, Caller, Intake, LadderCalls, Refusal, discard
+from ladder.service.api import (
+    AUTH_HEADER, Caller, Intake, LadderCalls, Refusal, archive_file, discard, upload_limit,
+)
 from ladder.service.events import CLOSED, Broadcaster
 from ladder.service.quotas import Quotas, RateLimits, StreamSlots, client_key
 from referee.untrusted import MESSAGE_LIMIT, safe_line
@@ -70,28 +74,15 @@ SHARED_KEPT = 64
 """Different standings requests whose answers are kept."""
 
 
-STALE_LIMIT = 10.0
-"""Seconds an earlier answer of the standings may still be given to a
-reader while the next is computed."""
-
-
 @dataclass
 class _Shared:
     """Standings computed once for every request that asks for the same
     ones while they are fresh (the streams of a rule set after a batch of
-    matches, readers polling the table), and the answer before them."""
+    matches, readers polling the table)."""
 
     generation: tuple[int, int]
     at: float
     answer: asyncio.Future[Any]
-    previous: Any = None
-    previous_at: float = 0.0
-
-    def settled(self) -> Any:
-        """The answer, if it is computed and did not fail; else None."""
-        if self.answer.done() and not self.answer.cancelled() and self.answer.exception() is None:
-            return self.answer.result()
-        return None
 
 
 @dataclass
@@ -171,16 +162,77 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
     # -- calls ----------------------------------------------------------------
 
     async def Submit(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        """The archive in the request (at most the server's message limit)."""
+        bearer, client = self._who(context)
+        await self._admit("submit", client, context)
+        upload = await self._in(self._intake, self.calls.receive, request.archive)
+        request.ClearField("archive")  # on disk now
+        return await self._submit(request, upload, context, bearer, client)
+
+    async def SubmitStream(self, pieces: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
+        """The archive in pieces, written to disk as they come and refused
+        as soon as they pass the upload limit: memory holds one piece."""
+        bearer, client = self._who(context)
+        await self._admit("submit", client, context)
+        upload = await self._in(self._intake, self.calls.open_upload)
+        try:
+            request = await self._received(pieces, upload, context)
+        except BaseException:  # on the loop, at once: the call may be over (one file to remove)
+            shutil.rmtree(upload, ignore_errors=True)
+            raise
+        return await self._submit(request, upload, context, bearer, client)
+
+    async def _received(self, pieces: AsyncIterator[Any], upload: Path, context: grpc.aio.ServicerContext) -> Any:
+        """The SubmitRequest the first piece carries; the archive of the
+        later ones in `upload`. Refuses a stream of another shape, or over
+        the limit."""
+        request = None
+        limit = upload_limit(self.calls.settings.limits)
+        received = 0
+        out = await self._in(self._intake, archive_file, upload)
+        try:
+            async for piece in pieces:
+                kind = piece.WhichOneof("piece")
+                if (kind == "request") != (request is None):
+                    await _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "a SubmitStream sends its SubmitRequest "
+                                  "first, then the archive's bytes; `referee submit --server` does")
+                if kind == "request":
+                    request = piece.request
+                    continue
+                received += len(piece.archive)
+                if received > limit:
+                    await _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                  f"the bot's archive is larger than the ladder service accepts ({limit >> 20} MiB, "
+                                  "its --max-mib and headers): leave data files, build outputs and caches out, or "
+                                  "ask the operator to raise --max-mib")
+                await self._in(self._intake, out.write, piece.archive)
+        finally:
+            out.close()
+        if request is None:
+            await _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "the SubmitStream sent no SubmitRequest")
+        return request
+
+    async def _submit(self, request: Any, upload: Path, context: grpc.aio.ServicerContext, bearer: str | None,
+                      client: str) -> Any:
         """Its intake on a thread of its own (quick: an identical resubmission
         ends there), then its validation on one of SUBMIT_THREADS, at most
         SUBMIT_QUEUE waiting or running and SUBMITS_PER_CLIENT of one client's."""
-        bearer, client = self._who(context)
-        await self._admit("submit", client, context)
-        intake = self._intake.submit(lambda: self.calls.intake(request, self.calls.authenticate(bearer, client)))
+        def take() -> Any:
+            try:
+                caller = self.calls.authenticate(bearer, client)
+            except BaseException:
+                shutil.rmtree(upload, ignore_errors=True)
+                raise
+            return self.calls.intake(request, caller, upload)  # which removes the upload unless it is taken
+
+        intake = self._intake.submit(take)
         try:
             taken = await asyncio.wrap_future(intake)
         except (asyncio.CancelledError, concurrent.futures.CancelledError):
-            intake.add_done_callback(_discard_unclaimed)  # the caller left: its upload goes when the intake ends
+            if intake.cancelled():  # never started: its upload is still there
+                shutil.rmtree(upload, ignore_errors=True)
+            else:  # the caller left: its upload goes when the intake ends
+                intake.add_done_callback(_discard_unclaimed)
             raise
         except Refusal as refused:
             await _refuse(context, refused.code, refused.message)
@@ -238,7 +290,7 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         await self._admit("read", client, context)
         if self.calls.known_caller(bearer, client) is None:  # a token that is sent must be valid
             await self._answer(self._reads, lambda request, caller: None, request, context, bearer, client)
-        return await self._standings(request.SerializeToString(deterministic=True), request, context, stale=True)
+        return await self._standings(request.SerializeToString(deterministic=True), request, context)
 
     async def GetRecord(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         return await self._unary(self.calls.get_record, request, context)
@@ -316,32 +368,21 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         finally:
             self.slots.release(client)
 
-    async def _standings(self, key: bytes, request: Any, context: grpc.aio.ServicerContext,
-                         stale: bool = False) -> Any:
+    async def _standings(self, key: bytes, request: Any, context: grpc.aio.ServicerContext) -> Any:
         """The standings `request` asks for (`key` names the request),
         computed once for every request with that key while they are fresh:
         until the next event, submission or retirement, and at most
         STANDINGS_FRESH seconds (the operator may register bots locally).
-        With `stale`, while the next answer is computed the one before it
-        is given (a reader polling the table; a live stream waits for the
-        standings after its batch)."""
+        Never older than the call: a reader sees its own submission."""
         loop = asyncio.get_running_loop()
         generation = (self.events.published, self._changes)
         shared = self._shared.get(key)
         if shared is None or shared.generation != generation or loop.time() - shared.at > STANDINGS_FRESH:
             if len(self._shared) >= SHARED_KEPT:
                 self._shared.clear()
-            previous, previous_at = None, 0.0
-            if shared is not None:
-                settled = shared.settled()
-                previous, previous_at = (settled, shared.at) if settled is not None else (shared.previous,
-                                                                                          shared.previous_at)
             answer = asyncio.ensure_future(self._in(self._reads, self.calls.standings, request))
             answer.add_done_callback(_retrieved)  # a failure nobody waited for is not "never retrieved"
-            shared = self._shared[key] = _Shared(generation, loop.time(), answer, previous, previous_at)
-        if stale and not shared.answer.done() and shared.previous is not None \
-                and loop.time() - shared.previous_at <= STALE_LIMIT:
-            return shared.previous
+            shared = self._shared[key] = _Shared(generation, loop.time(), answer)
         try:
             return await asyncio.shield(shared.answer)
         except Refusal as refused:

@@ -28,6 +28,14 @@ class SubmitRequest(_message.Message):
     variants: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, archive: _Optional[bytes] = ..., single_file: _Optional[bool] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., startup_timeout: _Optional[float] = ..., move_time: _Optional[float] = ..., shown_path: _Optional[str] = ..., variants: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class SubmitPiece(_message.Message):
+    __slots__ = ("request", "archive")
+    REQUEST_FIELD_NUMBER: _ClassVar[int]
+    ARCHIVE_FIELD_NUMBER: _ClassVar[int]
+    request: SubmitRequest
+    archive: bytes
+    def __init__(self, request: _Optional[_Union[SubmitRequest, _Mapping]] = ..., archive: _Optional[bytes] = ...) -> None: ...
+
 class SubmitReply(_message.Message):
     __slots__ = ("name", "version", "content_hash", "new", "games", "twins", "variants")
     NAME_FIELD_NUMBER: _ClassVar[int]

@@ -39,6 +39,11 @@ class LadderStub:
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitRequest.SerializeToString,
                 response_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
                 _registered_method=True)
+        self.SubmitStream = channel.stream_unary(
+                '/ladder.v1.Ladder/SubmitStream',
+                request_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitPiece.SerializeToString,
+                response_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
+                _registered_method=True)
         self.Retire = channel.unary_unary(
                 '/ladder.v1.Ladder/Retire',
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.RetireRequest.SerializeToString,
@@ -90,7 +95,21 @@ class LadderServicer:
     """Missing associated documentation comment in .proto file."""
 
     def Submit(self, request, context):
-        """Validate and register a bot exactly as `referee submit` does.
+        """Validate and register a bot exactly as `referee submit` does. The
+        request is one message, at most 4 MiB: a larger archive goes through
+        SubmitStream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubmitStream(self, request_iterator, context):
+        """Submit with the archive sent in pieces (what `referee submit --server`
+        uses): first a SubmitPiece with the SubmitRequest (its archive empty),
+        then the archive's bytes in order, at most 1 MiB a piece. The service
+        writes them to disk as they come and refuses (RESOURCE_EXHAUSTED) as
+        soon as they pass its --max-mib, so an upload costs it no more memory
+        than a piece.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -171,6 +190,11 @@ def add_LadderServicer_to_server(servicer, server):
                     request_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitRequest.FromString,
                     response_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.SerializeToString,
             ),
+            'SubmitStream': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitStream,
+                    request_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitPiece.FromString,
+                    response_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.SerializeToString,
+            ),
             'Retire': grpc.unary_unary_rpc_method_handler(
                     servicer.Retire,
                     request_deserializer=ladder_dot_v1_dot_ladder__pb2.RetireRequest.FromString,
@@ -243,6 +267,33 @@ class Ladder:
             target,
             '/ladder.v1.Ladder/Submit',
             ladder_dot_v1_dot_ladder__pb2.SubmitRequest.SerializeToString,
+            ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/ladder.v1.Ladder/SubmitStream',
+            ladder_dot_v1_dot_ladder__pb2.SubmitPiece.SerializeToString,
             ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
             options,
             channel_credentials,
