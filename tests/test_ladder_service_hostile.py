@@ -133,6 +133,15 @@ def test_refused_calls_change_neither_store_and_claim_no_name(started: Service, 
          grpc.StatusCode.INVALID_ARGUMENT, "extended header"),
         ("Submit", ladder_pb2.SubmitRequest(archive=archive_of(junk), name="contested", move_time=1), "bob",
          grpc.StatusCode.INVALID_ARGUMENT, "did not start"),
+        ("SubmitStream", iter([ladder_pb2.SubmitPiece(request=ladder_pb2.SubmitRequest(name="y" * 60_000)),
+                               ladder_pb2.SubmitPiece(archive=archive_of(mine))]), "bob",
+         grpc.StatusCode.INVALID_ARGUMENT, "must be 1-40 letters"),
+        ("SubmitStream", iter([ladder_pb2.SubmitPiece(request=ladder_pb2.SubmitRequest(name="ok")),
+                               ladder_pb2.SubmitPiece(archive=bomb)]), "bob",
+         grpc.StatusCode.INVALID_ARGUMENT, "extended header"),
+        ("SubmitStream", iter([ladder_pb2.SubmitPiece(request=ladder_pb2.SubmitRequest(name="ok")),
+                               ladder_pb2.SubmitPiece(request=ladder_pb2.SubmitRequest(name="again"))]), "bob",
+         grpc.StatusCode.INVALID_ARGUMENT, "only the archive's bytes"),
         ("Submit", ladder_pb2.SubmitRequest(archive=archive_of(mine), name="ok"), None,
          grpc.StatusCode.UNAUTHENTICATED, "needs a token"),
         ("Submit", ladder_pb2.SubmitRequest(archive=archive_of(mine), name="ok"), "forged",
@@ -159,7 +168,8 @@ def test_refused_calls_change_neither_store_and_claim_no_name(started: Service, 
     assert snapshot(service.data) == before  # byte for byte: the ladder's store, the access store, the folders
     for text in details:
         no_service_path(text, service)
-    assert "its last lines of output" in details[10] and "dying on purpose" in details[10]
+    crashed = next(text for text in details if "did not start" in text)
+    assert "its last lines of output" in crashed and "dying on purpose" in crashed
 
     # bob's refused "contested" claimed nothing: alice registers it; her third name is one too many
     other = random_bot_folder(tmp_path / "author" / "contested")

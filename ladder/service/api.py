@@ -278,8 +278,18 @@ class LadderCalls:
             out.write(archive)
         return upload
 
+    def screen(self, request: Any, caller: Caller) -> None:
+        """A submission's request before its archive is received: the token,
+        the name, version, games, variants and times. Audited if refused."""
+        try:
+            self._need_token(caller)
+            check_submission(request)
+        except Refusal as refused:
+            self._refused("submit", request.name, request.version, caller, refused)
+            raise
+
     def intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
-        """A submission's first step, quick: the request checked, the
+        """A submission's first step, quick (its request `screen`ed): the
         archive received into `upload` unpacked within the limits, the name
         checked; an Intake for `validate`, or, when its files are a
         registered version of that name already, that version's
@@ -301,8 +311,6 @@ class LadderCalls:
     def _intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
         from ladder.intake import content_hash
 
-        self._need_token(caller)
-        check_submission(request)
         scrub = Scrub({str(upload / "bot"): safe_line(request.shown_path, SHOWN_PATH_LIMIT) or "the bot"}, self.roots)
         path = self._unpacked(request, upload, scrub)
         name = request.name or manifest_name(path)

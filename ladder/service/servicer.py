@@ -165,6 +165,7 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         """The archive in the request (at most the server's message limit)."""
         bearer, client = self._who(context)
         await self._admit("submit", client, context)
+        await self._answer(self._intake, self.calls.screen, request, context, bearer, client)
         upload = await self._in(self._intake, self.calls.receive, request.archive)
         request.ClearField("archive")  # on disk now
         return await self._submit(request, upload, context, bearer, client)
@@ -174,31 +175,31 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         as soon as they pass the upload limit: memory holds one piece."""
         bearer, client = self._who(context)
         await self._admit("submit", client, context)
+        first = await anext(aiter(pieces), None)
+        if first is None or first.WhichOneof("piece") != "request":
+            await _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "a SubmitStream sends its SubmitRequest first, "
+                          "then the archive's bytes; `referee submit --server` does")
+        request = first.request
+        await self._answer(self._intake, self.calls.screen, request, context, bearer, client)
         upload = await self._in(self._intake, self.calls.open_upload)
         try:
-            request = await self._received(pieces, upload, context)
+            await self._received(pieces, upload, context)
         except BaseException:  # on the loop, at once: the call may be over (one file to remove)
             shutil.rmtree(upload, ignore_errors=True)
             raise
         return await self._submit(request, upload, context, bearer, client)
 
-    async def _received(self, pieces: AsyncIterator[Any], upload: Path, context: grpc.aio.ServicerContext) -> Any:
-        """The SubmitRequest the first piece carries; the archive of the
-        later ones in `upload`. Refuses a stream of another shape, or over
-        the limit."""
-        request = None
+    async def _received(self, pieces: AsyncIterator[Any], upload: Path, context: grpc.aio.ServicerContext) -> None:
+        """The archive the pieces after the first carry, into `upload`.
+        Refuses a piece that is not archive, or bytes over the limit."""
         limit = upload_limit(self.calls.settings.limits)
         received = 0
         out = await self._in(self._intake, archive_file, upload)
         try:
             async for piece in pieces:
-                kind = piece.WhichOneof("piece")
-                if (kind == "request") != (request is None):
-                    await _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "a SubmitStream sends its SubmitRequest "
-                                  "first, then the archive's bytes; `referee submit --server` does")
-                if kind == "request":
-                    request = piece.request
-                    continue
+                if piece.WhichOneof("piece") != "archive":
+                    await _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "a SubmitStream sends one SubmitRequest, "
+                                  "then only the archive's bytes; `referee submit --server` does")
                 received += len(piece.archive)
                 if received > limit:
                     await _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -208,9 +209,6 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
                 await self._in(self._intake, out.write, piece.archive)
         finally:
             out.close()
-        if request is None:
-            await _refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "the SubmitStream sent no SubmitRequest")
-        return request
 
     async def _submit(self, request: Any, upload: Path, context: grpc.aio.ServicerContext, bearer: str | None,
                       client: str) -> Any:
