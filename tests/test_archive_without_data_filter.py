@@ -74,6 +74,6 @@ def test_set_uid_bits_are_not_kept(tmp_path: Path) -> None:
 ], ids=["relative", "absolute", "from-a-folder", "through-a-link", "then-a-file-through-it"])
 def test_a_link_out_of_the_folder_is_refused_and_leaves_nothing(tmp_path: Path, members: list[tuple[str, bytes, str, int]]) -> None:
     target = tmp_path / "unpacked"
-    with pytest.raises(ArchiveError, match="cannot be read .*outside the destination"):
+    with pytest.raises(ArchiveError, match="leads out of the bot.s folder"):
         unpack(tar_of(*members), target, Limits())
     assert not target.exists() and not (tmp_path / "x").exists()
