@@ -25,6 +25,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
+from referee.games.chance import ChanceStream, derive_seed
+
+__all__ = [
+    "JSON", "Action", "ChanceStream", "Event", "EventLog", "Game", "IllegalActionError", "InvalidActionError", "Observation",
+    "Outcome", "Seat", "State", "audiences", "derive_seed", "parse_variant", "ranks_from_keys",
+]
+
 Seat = int
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, float, bool or None)."""
@@ -41,7 +50,8 @@ class IllegalActionError(ValueError):
     """
 
 
-class Action(abc.ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Action:
     """A decision: a small, frozen, hashable value (each game's are dataclasses).
 
     `str(action)` is a short text that the game's `parse_action` reads back.
@@ -74,6 +84,58 @@ class Event:
         return cls(obj["kind"], obj["data"], frozenset(obj["visible_to"]))
 
 
+_AUDIENCES: dict[int, tuple[frozenset[Seat], ...]] = {}
+
+
+def audiences(seats: int) -> tuple[frozenset[Seat], ...]:
+    """The set of seats of every bitmask over `seats` seats (bit s: seat s),
+    built once per table size: engines name an audience by its bitmask and
+    hand out these shared sets, from `to_act()` and in events."""
+    table = _AUDIENCES.get(seats)
+    if table is None:
+        table = _AUDIENCES[seats] = tuple(
+            frozenset([s for s in range(seats) if mask >> s & 1]) for mask in range(1 << seats)
+        )
+    return table
+
+
+class EventLog:
+    """Where a state records the events of the step being applied.
+
+    `State.apply` wants every event, `apply_unchecked` none: a state sets
+    `events` to a list, or to None, for the length of one step, and its rules
+    call `add` and `split` either way (a call site whose event data takes
+    work to build tests `recording` first). Audiences are bitmasks of seats
+    (0: the record only).
+    """
+
+    __slots__ = ("audiences", "everyone", "events")
+
+    def __init__(self, seats: int) -> None:
+        self.audiences = audiences(seats)
+        self.everyone = (1 << seats) - 1
+        self.events: list[Event] | None = None
+
+    @property
+    def recording(self) -> bool:
+        return self.events is not None
+
+    def add(self, kind: str, audience: int, data: dict[str, JSON]) -> None:
+        """An event for the seats in the `audience` bitmask."""
+        if self.events is not None:
+            self.events.append(Event(kind, data, self.audiences[audience]))
+
+    def split(self, kind: str, knowers: int, secret: dict[str, JSON], public: dict[str, JSON]) -> None:
+        """A happening seen two ways: with its secret part by the seats that
+        know it, without it by everyone else (if anyone)."""
+        if self.events is None:
+            return
+        self.events.append(Event(kind, {**public, **secret}, self.audiences[knowers]))
+        others = self.everyone & ~knowers
+        if others:
+            self.events.append(Event(kind, public, self.audiences[others]))
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a match: why it ended and each seat's place (0 = first).
@@ -92,7 +154,8 @@ class Outcome:
         return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail}
 
 
-class Observation(abc.ABC):
+@mypyc_attr(native_class=False)  # a plain class: a subclass dataclass declares `seat` as a field of its own
+class Observation:
     """What one seat may know: its information set, built from scratch.
 
     Two states that look the same to a seat give equal observations, and an
@@ -107,7 +170,8 @@ class Observation(abc.ABC):
         """The observation as JSON (the form documented in docs/engine.md)."""
 
 
-class State(abc.ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State:
     """One position of a match. Mutable; `clone()` before exploring."""
 
     game: ClassVar["Game"]
@@ -180,7 +244,8 @@ class State(abc.ABC):
         return self.game.determinize(self.observe(seat), rng)
 
 
-class Game(abc.ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Game:
     """An immutable rule set and the factory of its states.
 
     The base class owns the checks and the bookkeeping; a game implements
@@ -298,65 +363,6 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def _determinize(self, observation: Any, rng: random.Random) -> State: ...
-
-
-_MASK64 = (1 << 64) - 1
-
-
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
-
-
-def derive_seed(seed: int, stream: str) -> int:
-    """A 64-bit seed for the named chance stream of a match seed.
-
-    Uses a fixed string hash (not Python's randomised `hash`) so that the same
-    seed gives the same streams in every process.
-    """
-    h = seed & _MASK64
-    for ch in stream.encode():
-        h = _splitmix64(h ^ ch)
-    return h
-
-
-@dataclass(slots=True)
-class ChanceStream:
-    """A counter-based random stream: the n-th draw depends only on (seed, n).
-
-    Cloning copies two integers, and a stream drawn from a fixed seed gives the
-    same outcomes whatever other streams did.
-    """
-
-    seed: int
-    counter: int = 0
-
-    def next64(self) -> int:
-        self.counter += 1
-        return _splitmix64(self.seed ^ _splitmix64(self.counter))
-
-    def below(self, n: int) -> int:
-        """A uniform integer in [0, n) (bias below 2**-50 for small n)."""
-        return (self.next64() * n) >> 64
-
-    def shuffle(self, items: list[Any]) -> None:
-        """Fisher–Yates shuffle in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
-    def copy(self) -> "ChanceStream":
-        return ChanceStream(self.seed, self.counter)
-
-    def to_json(self) -> JSON:
-        return [self.seed, self.counter]
-
-    @classmethod
-    def from_json(cls, obj: JSON) -> "ChanceStream":
-        seed, counter = obj
-        return cls(int(seed), int(counter))
 
 
 def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:

@@ -61,7 +61,7 @@ def determinize(obs: GnadenlosObservation, rng: random.Random, cfg: GnadenlosCon
 
 def _copy_public(state: GnadenlosState, obs: GnadenlosObservation, cfg: GnadenlosConfig) -> None:
     state.cfg = cfg
-    state.n = obs.num_seats
+    state.set_seats(obs.num_seats)
     state.advanced = obs.advanced
     state.opt_out_variant = obs.opt_out_variant
     state.opt_out_soft, state.single_auction = obs.opt_out_soft, obs.single_auction

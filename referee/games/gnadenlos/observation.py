@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from referee.games.base import Observation, Seat
 from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import Iou, iou
@@ -36,7 +38,8 @@ class HandView:
     unknown: int
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)
+@dataclass(frozen=True)
 class GnadenlosObservation(Observation):
     """Everything `seat` may know, and nothing else (G-10)."""
 

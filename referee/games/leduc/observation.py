@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from referee.games.base import Observation, Seat
 
 
@@ -28,7 +30,8 @@ class Bet:
     move: str
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)
+@dataclass(frozen=True)
 class LeducObservation(Observation):
     """Everything `seat` may know, and nothing else (L-6)."""
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from referee.games.base import Observation, Seat
 from referee.games.saboteur.cards import CARD_KIND, FAMILY, NAME, PATH, VALUE, START
 
@@ -61,7 +63,8 @@ class RoundResult:
     set_aside: str
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)
+@dataclass(frozen=True)
 class SaboteurObservation(Observation):
     """Everything `seat` may know, and nothing else (S-8)."""
 
