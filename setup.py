@@ -25,7 +25,10 @@ import json
 import os
 import sys
 import time
+import types
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -70,32 +73,54 @@ def _say(message: str) -> None:
     print(f"bot-referee build: {message}", file=sys.stderr, flush=True)
 
 
-def _mypyc_extensions() -> list[Extension]:
-    """The compiled group's extensions, or none when mypyc cannot compile it
-    (not installed, or the code does not type-check under its mypy)."""
+def _mypyc_extensions() -> tuple[list[Extension], dict[str, list[object]]]:
+    """The compiled group's extensions and its sources' manifest entries as
+    mypyc read them, or nothing when mypyc cannot compile it (not installed,
+    or the code does not type-check under its mypy)."""
     if os.environ.get("BOT_REFEREE_PURE", "") not in ("", "0"):
         _say("BOT_REFEREE_PURE is set: the engines are not compiled")
-        return []
+        return [], {}
     try:
         from mypyc.build import mypycify
     except ImportError:
         _say("mypyc is not installed: the engines are not compiled (they run from their sources)")
-        return []
+        return [], {}
     started = time.monotonic()
     target = Path("build") / "mypyc"
+    sources = {_module(path): _entry(path) for path in COMPILED}  # before mypyc reads them
     try:
         extensions: list[Extension] = mypycify(
             COMPILED, opt_level="3", debug_level="0", multi_file=True, group_name=GROUP, target_dir=str(target),
         )
     except (Exception, SystemExit) as exc:  # mypyc exits on a type error
         _say(f"mypyc could not compile the engines ({exc!r}): they run from their sources")
-        return []
+        return [], {}
     _say(f"mypyc translated {len(COMPILED)} modules to C in {time.monotonic() - started:.1f} s")
     for extension in extensions:
         extension.optional = True  # a compiler error leaves the sources in charge, not a failed install
         # mypyc writes a dotted group's headers into the group's package folder
         extension.include_dirs.append(str(target.joinpath(*GROUP.split(".")[:-1])))
-    return extensions
+    return extensions, sources
+
+
+def _compile_in_parallel(compiler: Any, sources: list[str], output_dir: str | None = None, macros: Any = None,
+                         include_dirs: Any = None, debug: bool = False, extra_preargs: Any = None,
+                         extra_postargs: Any = None, depends: Any = None) -> list[str]:
+    """distutils' CCompiler.compile, one C file per core at a time: the
+    compiled group is some fifty C files of one extension, which distutils
+    would compile one after the other."""
+    macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
+        output_dir, macros, include_dirs, sources, depends, extra_postargs)
+    cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+
+    def one(obj: str) -> None:
+        source, ext = build[obj]
+        compiler._compile(obj, source, ext, cc_args, extra_postargs, pp_opts)
+
+    jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        list(pool.map(one, [obj for obj in objects if obj in build]))
+    return list(objects)
 
 
 class BuildNative(build_ext):
@@ -107,13 +132,21 @@ class BuildNative(build_ext):
     """
 
     compiled: list[Extension] | None = None
+    sources: dict[str, list[object]] = {}
+    """The compiled sources as mypyc read them: what the manifest says was built."""
 
     def finalize_options(self) -> None:
         if self.compiled is None:  # before setuptools prepares the extensions
             self.started = time.monotonic()
-            self.compiled = _mypyc_extensions()
+            self.helper_source = _entry(HELPER.sources[0])
+            self.compiled, self.sources = _mypyc_extensions()
             self.distribution.ext_modules = [*(self.distribution.ext_modules or []), *self.compiled]
         super().finalize_options()
+
+    def build_extension(self, ext: Extension) -> None:
+        if len(ext.sources) > 1:
+            self.compiler.compile = types.MethodType(_compile_in_parallel, self.compiler)
+        super().build_extension(ext)
 
     def run(self) -> None:
         started, compiled = self.started, self.compiled or []
@@ -123,13 +156,13 @@ class BuildNative(build_ext):
         built = {ext.name: Path(self.get_ext_fullpath(ext.name)).exists() for ext in self.extensions}
         groups: dict[str, dict[str, list[object]]] = {}
         if compiled and all(built[ext.name] for ext in compiled):
-            groups["mypyc"] = {_module(path): _entry(path) for path in COMPILED}
+            groups["mypyc"] = self.sources
         elif compiled:
             _say("some compiled modules failed to build: removing them; the engines run from their sources")
             for ext in compiled:
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
         if built.get(HELPER.name):
-            groups["helper"] = {HELPER.name: _entry(HELPER.sources[0])}
+            groups["helper"] = {HELPER.name: self.helper_source}
         manifest.parent.mkdir(parents=True, exist_ok=True)
         partial = manifest.with_name(manifest.name + ".partial")  # replaced whole: a killed build leaves no half manifest
         partial.write_text(json.dumps({"groups": groups}, indent=1) + "\n", encoding="utf-8")

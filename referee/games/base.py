@@ -23,7 +23,7 @@ import abc
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -62,7 +62,6 @@ class Action:
         """The action as a JSON object with a "type" key."""
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, and who may see it.
 
@@ -70,11 +69,29 @@ class Event:
     the referee's record only (e.g. a shuffle's result). A happening that
     different seats see differently is emitted as several events, one per
     audience, each carrying only what its audience may know.
+
+    A read-only value (its attributes are Final; compiled, assigning one
+    raises AttributeError), equal to another of the same data. Written out
+    rather than as a frozen dataclass: a simulation builds hundreds a match,
+    and the dataclass's generated __init__ cost ten times this one compiled.
     """
 
-    kind: str
-    data: Mapping[str, JSON]
-    visible_to: frozenset[Seat]
+    __slots__ = ("kind", "data", "visible_to")
+
+    def __init__(self, kind: str, data: Mapping[str, JSON], visible_to: frozenset[Seat]) -> None:
+        self.kind: Final = kind
+        self.data: Final = data
+        self.visible_to: Final = visible_to
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return self.kind == other.kind and self.data == other.data and self.visible_to == other.visible_to
+
+    __hash__ = None  # type: ignore[assignment]  # its data is a dict
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, data={self.data!r}, visible_to={self.visible_to!r})"
 
     def to_json(self) -> JSON:
         return {"kind": self.kind, "data": dict(self.data), "visible_to": sorted(self.visible_to)}

@@ -13,7 +13,6 @@ and against each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.games.native import chance_helper
@@ -77,16 +76,29 @@ def derive_seed(seed: int, stream: str) -> int:
     return py_derive_seed(seed, stream)
 
 
-@dataclass(slots=True)
 class ChanceStream:
     """A counter-based random stream: the n-th draw depends only on (seed, n).
 
     Cloning copies two integers, and a stream drawn from a fixed seed gives the
-    same outcomes whatever other streams did.
+    same outcomes whatever other streams did. (A plain class, not a
+    dataclass: a search builds three for every determinization.)
     """
 
-    seed: int
-    counter: int = 0
+    __slots__ = ("seed", "counter")
+
+    def __init__(self, seed: int, counter: int = 0) -> None:
+        self.seed = seed
+        self.counter = counter
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChanceStream):
+            return NotImplemented
+        return self.seed == other.seed and self.counter == other.counter
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"ChanceStream(seed={self.seed!r}, counter={self.counter!r})"
 
     def next64(self) -> int:
         self.counter += 1

@@ -14,7 +14,7 @@ alone (stages.py maps one to the other).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -22,6 +22,9 @@ from referee.games.base import Observation, Seat
 from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import Iou, iou
 from referee.games.gnadenlos.stages import stage_of
+
+if TYPE_CHECKING:  # the state imports this module
+    from referee.games.gnadenlos.state import GnadenlosState
 
 HIDDEN = "?"
 """A market slot holding a card the seat does not know."""
@@ -143,7 +146,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _quiet_turns(state: Any) -> int:
+def _quiet_turns(state: GnadenlosState) -> int:
     """G-9.5: the turns in a row without progress, the current one counted
     while nothing has happened in it (0 once something has); after the end,
     the finished ones (no turn is current)."""
@@ -152,7 +155,7 @@ def _quiet_turns(state: Any) -> int:
     return 0 if state.activity else int(state.quiet) + 1
 
 
-def observe(state: Any, seat: Seat) -> GnadenlosObservation:
+def observe(state: GnadenlosState, seat: Seat) -> GnadenlosObservation:
     """Project `state` onto what `seat` knows (G-10)."""
     bit = 1 << seat
     everyone = (1 << state.n) - 1

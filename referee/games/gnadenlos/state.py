@@ -51,6 +51,8 @@ from referee.games.gnadenlos.actions import (
 from referee.games.gnadenlos.cards import (
     AUCTION_VALUE,
     EVENT_DECK,
+    EVENT_RATINGS,
+    GOLD_REWARDS,
     IOU_COLOUR,
     IOU_SETUP_GIVE_UP,
     IOU_VALUE,
@@ -108,7 +110,8 @@ CACHE_LIMIT = 1 << 16
 tens of thousands of hands; the values are shared Bid objects)."""
 _BIDS: dict[tuple[Iou, ...], Bid] = {}
 _EVERY_BID: dict[tuple[Iou, ...], tuple[tuple[Bid, ...], tuple[int, ...]]] = {}
-_BID_OPTIONS: dict[tuple[tuple[Iou, ...], int], tuple[Bid, ...]] = {}
+_BID_CHOICES: dict[int, tuple[Bid, ...]] = {}
+"""`bids_without` by (hand, used totals) as one integer (`GnadenlosState.bid_choices`)."""
 
 
 def bid_options(hand: tuple[Iou, ...], used_totals: frozenset[int]) -> tuple[Bid, ...]:
@@ -131,16 +134,9 @@ def bids_without(hand: tuple[Iou, ...], used: int) -> tuple[Bid, ...]:
     The caches are plain dicts of shared values: the collector walks every
     object a cache keeps, and with an LRU cache's links and a Bid per entry
     that walk took a quarter of a simulation (issue 30)."""
-    key = (hand, used)
-    found = _BID_OPTIONS.get(key)
-    if found is not None:
-        return found
     bids, totals = every_bid(hand)
     if used:
         bids = tuple([bid for bid, total in zip(bids, totals) if not used >> total & 1])
-    if len(_BID_OPTIONS) >= CACHE_LIMIT:
-        _BID_OPTIONS.clear()
-    _BID_OPTIONS[key] = bids
     return bids
 
 
@@ -420,8 +416,21 @@ class GnadenlosState(State):
                 for card in bid:
                     total += IOU_VALUE[card]
                 used |= 1 << total
-        hand = tuple([IOUS[c] for c in sorted(self.iou_hands[seat])])  # sorted ids: sorted identities
-        return bids_without(hand, used)
+        # The hand as a multiset of identities in one integer: 2 bits for each
+        # of the 20 identities (colour * 5 + value; at most 3 alike, G-1),
+        # above 16 bits of used totals: a cheap key, where hashing the hand's
+        # tuple of pairs cost more than the bids themselves.
+        key = used
+        for card in self.iou_hands[seat]:
+            key += 1 << (16 + 2 * (IOU_COLOUR[card] * 5 + IOU_VALUE[card]))
+        found = _BID_CHOICES.get(key)
+        if found is None:
+            hand = tuple([IOUS[c] for c in sorted(self.iou_hands[seat])])  # sorted ids: sorted identities
+            found = bids_without(hand, used)
+            if len(_BID_CHOICES) >= CACHE_LIMIT:
+                _BID_CHOICES.clear()
+            _BID_CHOICES[key] = found
+        return found
 
     def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
         events: list[Event] = []
@@ -688,7 +697,7 @@ class GnadenlosState(State):
                 revealed[str(seat)] = card
         self.log.add("commitments_revealed", self._all, {"event": int(self.event), "commitments": revealed})
         players = [s for s in self.participants if self.commits[s] >= 0]
-        rating = RATINGS[EventCard(self.event).rating]
+        rating = EVENT_RATINGS[self.event]
         values = {s: rating[self.commits[s]] for s in players}
         self.shot = []
         if len(players) < 2 or len(set(values.values())) == 1:  # G-5.5, G-5.10
@@ -708,7 +717,7 @@ class GnadenlosState(State):
 
     def _gold_fever(self, values: dict[Seat, int], best: int) -> None:
         """G-5.6: the highest gold rating gains x, the second-highest distinct one y."""
-        first, second = EventCard(self.event).gold_rewards
+        first, second = GOLD_REWARDS[self.event]
         lower = [v for v in values.values() if v < best]
         runner_up = max(lower) if lower else None
         for seat, value in values.items():
@@ -761,7 +770,7 @@ class GnadenlosState(State):
 
     def _step_finish_event(self) -> None:
         """G-5.9: highest ratings discarded face up, the shot too; the rest go home."""
-        rating = RATINGS[EventCard(self.event).rating]
+        rating = EVENT_RATINGS[self.event]
         players = [s for s in self.participants if self.commits[s] >= 0]
         best = max((rating[self.commits[s]] for s in players), default=None)
         void = len(players) < 2 or all(rating[self.commits[s]] == best for s in players)

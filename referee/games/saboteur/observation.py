@@ -13,12 +13,15 @@ rebuilds a full state from the observation alone. The seed is never included.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
 from referee.games.base import Observation, Seat
 from referee.games.saboteur.cards import CARD_KIND, FAMILY, NAME, PATH, VALUE, START
+
+if TYPE_CHECKING:  # the state imports this module
+    from referee.games.saboteur.state import SaboteurState
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +184,7 @@ def _by_kind(cards: list[int]) -> tuple[str, ...]:
     return tuple(NAME[c] for c in sorted(cards, key=lambda c: CARD_KIND[c]))
 
 
-def observe(state: Any, seat: Seat) -> SaboteurObservation:
+def observe(state: SaboteurState, seat: Seat) -> SaboteurObservation:
     """Project `state` onto what `seat` knows (S-8)."""
     n, known = state.n, state.known
     bit = 1 << seat

@@ -77,9 +77,15 @@ _IS_PATH = tuple(kind.family == PATH for kind in KINDS)
 NOBODY: frozenset[Seat] = frozenset()
 
 
-_PLACES: tuple[dict[maze.Slot, tuple[PlacePath, ...]], ...] = tuple({} for _ in KINDS)
-"""Per path card kind, per candidate cell with its constraints: the
-placements there (shared values; a maze meets the same cells turn after turn)."""
+_PLACES: tuple[dict[int, tuple[PlacePath, ...]], ...] = tuple({} for _ in KINDS)
+"""Per path card kind, per candidate cell with its constraints (`_slot_key`):
+the placements there (shared values; a maze meets the same cells turn after turn)."""
+
+
+def _slot_key(slot: maze.Slot) -> int:
+    """A slot as one integer (an int key is cheaper to look up than a tuple)."""
+    x, y, fixed, required, need = slot
+    return (((x + 512) << 10 | (y + 512)) << 12) | fixed << 8 | required << 4 | need
 
 
 _DISCARDS: tuple[Discard, ...] = tuple(Discard(kind.name) for kind in KINDS)
@@ -151,6 +157,8 @@ class SaboteurState(State):
         """True while a clone shares `_slot_map` (copy before changing it)."""
         self._slots: tuple[maze.Slot, ...] | None = None
         """`_slot_map` in cell order, until it changes."""
+        self._paths: dict[int, list[PlacePath]] = {}
+        """Per path card kind, its placements in `_slots` (shared by clones, like `_slots`)."""
         self._rockfalls: tuple[Rockfall, ...] | None = None
         """Rockfall actions (every path card on the table), until the maze changes."""
         self._legal: tuple[Any, ...] | None = None
@@ -315,12 +323,18 @@ class SaboteurState(State):
                 self._slot_map = maze.frontier(self.cells, self.edges, self.conn)
                 self._slot_map_shared = False
             self._slots = tuple(self._slot_map[cell] for cell in sorted(self._slot_map))
-        places = _PLACES[k]
-        for slot in self._slots:
-            found = places.get(slot)
-            if found is None:
-                found = places[slot] = _placements(k, slot)
-            out.extend(found)
+            self._paths = {}
+        paths = self._paths.get(k)
+        if paths is None:
+            paths = self._paths[k] = []
+            places = _PLACES[k]
+            for slot in self._slots:
+                key = _slot_key(slot)
+                found = places.get(key)
+                if found is None:
+                    found = places[key] = _placements(k, slot)
+                paths.extend(found)
+        out.extend(paths)
 
     def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
         events: list[Event] = []
@@ -381,6 +395,7 @@ class SaboteurState(State):
         new._slot_map = self._slot_map
         new._slot_map_shared = self._slot_map_shared = self._slot_map is not None
         new._slots = self._slots
+        new._paths = self._paths
         new._rockfalls = self._rockfalls
         new._legal = self._legal
         return new
