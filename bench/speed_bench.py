@@ -91,6 +91,19 @@ for state, seat in work:
 print(json.dumps({"iterations": (bot.stats.total_iterations - before) / len(work)}))
 """
 
+HEURISTIC_PROBE = """
+import hashlib, json
+from referee.games import load_game
+from referee.simulation import simulate
+reports = []
+for game, seats, games in (("gnadenlos", 4, 40), ("gnadenlos", 3, 30), ("saboteur", 5, 10), ("leduc", 3, 60)):
+    report = simulate(load_game(game), seats, games, 77, seating=("heuristic",) * seats).to_json()
+    reports.append({k: v for k, v in report.items() if k not in ("seconds", "games_per_second")})
+print(json.dumps({"digest": hashlib.sha256(json.dumps(reports, sort_keys=True).encode()).hexdigest()}))
+"""
+"""The built-in heuristic in every seat (`referee simulate --policy heuristic`):
+its reports must be the same in both trees (the strategies were reshaped too)."""
+
 NATIVE_PROBE = "import json; from referee.games import native; print(json.dumps({'code': native.describe()}))"
 
 
@@ -209,6 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     code = str(in_tree(ROOT, NATIVE_PROBE)["code"])
     rounds = []
     with baseline_tree(args.baseline) as base:
+        heuristic_same = in_tree(base, HEURISTIC_PROBE)["digest"] == in_tree(ROOT, HEURISTIC_PROBE)["digest"]
         for index in range(args.rounds):
             pair = (one_round(base, args, args.seed), one_round(ROOT, args, args.seed))
             rounds.append(pair)
@@ -217,6 +231,9 @@ def main(argv: list[str] | None = None) -> None:
                 for key in pair[0] if not key.startswith("report")), flush=True)
     build = build_time() if args.build else None
     text = report(rounds, code, build, args, (load_before, os.getloadavg()[0]))
+    text += ("\n\nThe built-in heuristic in every seat (`simulate --policy heuristic`: Gnadenlos! at 4 and 3 "
+             "players, Saboteur at 5, Leduc at 3) gives " + ("identical reports in both trees." if heuristic_same
+                                                             else "DIFFERENT reports in the two trees."))
     print(text)
     if not args.no_record:
         write_section(SECTION, text)

@@ -90,6 +90,40 @@ def _slot_key(slot: maze.Slot) -> int:
 
 _DISCARDS: tuple[Discard, ...] = tuple(Discard(kind.name) for kind in KINDS)
 """A discard of each kind (shared values)."""
+_BREAKS: dict[tuple[str, int], BreakTool] = {}
+_REPAIRS: dict[tuple[str, int, str], Repair] = {}
+_ROCKFALLS: dict[Cell, Rockfall] = {}
+_MAPS: dict[Cell, Map] = {}
+"""The other actions, shared by value: few exist (a tool of a seat, a card
+of the maze), and a dataclass built anew costs more than looking it up."""
+
+
+def _break(tool: str, target: Seat) -> BreakTool:
+    found = _BREAKS.get((tool, target))
+    if found is None:
+        found = _BREAKS[tool, target] = BreakTool(tool, target)
+    return found
+
+
+def _repair(name: str, target: Seat, tool: str) -> Repair:
+    found = _REPAIRS.get((name, target, tool))
+    if found is None:
+        found = _REPAIRS[name, target, tool] = Repair(name, target, tool)
+    return found
+
+
+def _rockfall(cell: Cell) -> Rockfall:
+    found = _ROCKFALLS.get(cell)
+    if found is None:
+        found = _ROCKFALLS[cell] = Rockfall(*cell)
+    return found
+
+
+def _map(cell: Cell) -> Map:
+    found = _MAPS.get(cell)
+    if found is None:
+        found = _MAPS[cell] = Map(*cell)
+    return found
 
 
 def _placements(k: int, slot: maze.Slot) -> tuple[PlacePath, ...]:
@@ -296,19 +330,19 @@ class SaboteurState(State):
                     self._path_actions(k, actions)
             elif k in _BREAK:
                 tool = _BREAK[k]
-                actions.extend([BreakTool(tool, t) for t in range(self.n) if tool not in self.broken[t]])
+                actions.extend([_break(tool, t) for t in range(self.n) if tool not in self.broken[t]])
             elif k in _REPAIR:
                 name = KINDS[k].name
                 for target in range(self.n):
-                    actions.extend([Repair(name, target, tool) for tool in _REPAIR[k] if tool in self.broken[target]])
+                    actions.extend([_repair(name, target, tool) for tool in _REPAIR[k] if tool in self.broken[target]])
             elif k == _ROCKFALL:
                 if self._rockfalls is None:
                     self._rockfalls = tuple(
-                        Rockfall(x, y) for (x, y), (card, _) in sorted(self.cells.items()) if FAMILY[card] == PATH
+                        [_rockfall(cell) for cell, (card, _) in sorted(self.cells.items()) if FAMILY[card] == PATH]
                     )
                 actions.extend(self._rockfalls)
             elif k == _MAP:
-                actions.extend([Map(*cell) for cell, up in zip(self.cfg.goal_cells, self.goal_up) if not up])
+                actions.extend([_map(cell) for cell, up in zip(self.cfg.goal_cells, self.goal_up) if not up])
         actions.extend([_DISCARDS[k] for k in kinds])
         return tuple(actions)
 

@@ -240,7 +240,7 @@ def choose_bid(view: SeatView, legal: Sequence[Any]) -> Any:
     seat = view.seat
     later = [_most_bid(view, s) for s in view.bid_order[view.bid_order.index(seat) + 1 :]]
     made = [(t, view.bid_sizes[s]) for s, t in enumerate(view.bid_totals) if t is not None]
-    values = sorted((unit_value(u, len(view.hand)) for u in view.units), reverse=True)
+    values = sorted([unit_value(u, len(view.hand)) for u in view.units], reverse=True)
     spare = view.nuggets[seat] - view.exposure
     # G-8.1: if we win, our cards and those of the higher bids may complete
     # the N-th row, and a payday follows at once.
@@ -273,25 +273,28 @@ def _win_chances(
         if other > total:
             ahead += 1
             cards_above += size
-    places = _place_distribution(ahead, [_beat_chance(most, total) for most in later])
+    beaten = _times_beaten([_beat_chance(most, total) for most in later])
+    # the final place is `ahead` plus the times beaten; places before `ahead`
+    # have chance 0 and would add nothing to either sum
     gain = win = 0.0
-    for place in range(min(len(places), len(values))):
-        gain += places[place] * values[place]
-        win += places[place]
+    for k in range(min(len(beaten), len(values) - ahead)):
+        gain += beaten[k] * values[ahead + k]
+        win += beaten[k]
     return gain, win, cards_above
 
 
-def _place_distribution(ahead: int, beat: Sequence[float]) -> list[float]:
-    """Probabilities of each final place, given `ahead` bids already higher and
-    each later bidder beating us independently with the given chance."""
+def _times_beaten(beat: Sequence[float]) -> list[float]:
+    """Probabilities of being outbid 0, 1, 2, ... times by later bidders who
+    beat us independently with the given chances."""
     dist = [1.0]
     for p in beat:
         nxt = [0.0] * (len(dist) + 1)
-        for k, q in enumerate(dist):
+        for k in range(len(dist)):
+            q = dist[k]
             nxt[k] += q * (1 - p)
             nxt[k + 1] += q * p
         dist = nxt
-    return [0.0] * ahead + dist
+    return dist
 
 
 # -------------------------------------------------------------------- pick
