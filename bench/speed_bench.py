@@ -107,19 +107,27 @@ its reports must be the same in both trees (the strategies were reshaped too).""
 NATIVE_PROBE = "import json; from referee.games import native; print(json.dumps({'code': native.describe()}))"
 
 
-def one_round(tree: Path, args: argparse.Namespace, seed: int) -> dict[str, float | str]:
-    """Every probe once in `tree`."""
-    figures: dict[str, float | str] = {}
+Figures = dict[str, float | str]
+
+
+def one_round(trees: tuple[Path, Path], args: argparse.Namespace, seed: int) -> tuple[Figures, Figures]:
+    """Every probe once in each tree, the two trees' runs of a probe one
+    right after the other (so both meet the machine in the same state)."""
+    pair: tuple[Figures, Figures] = ({}, {})
+    for figures, tree in zip(pair, trees):
+        figures["tree"] = str(tree)
     for game, players in SIMULATIONS:
         games = args.games if game == "gnadenlos" else args.games // 3
-        result = in_tree(tree, SIMULATE_PROBE, game, players, games, seed)
-        figures[f"simulate {game} {players}"] = result["games_per_second"]
-        figures[f"report {game} {players}"] = str(result["report"])
+        for figures, tree in zip(pair, trees):
+            result = in_tree(tree, SIMULATE_PROBE, game, players, games, seed)
+            figures[f"simulate {game} {players}"] = result["games_per_second"]
+            figures[f"report {game} {players}"] = str(result["report"])
     for players in LEDUC_TABLES:
-        result = in_tree(tree, LEDUC_PROBE, players, args.leduc_matches, 3, seed)
-        figures[f"leduc {players}"] = result["ratio"]
-    figures["mcts"] = in_tree(tree, MCTS_PROBE, args.decisions, 0.2)["iterations"]
-    return figures
+        for figures, tree in zip(pair, trees):
+            figures[f"leduc {players}"] = in_tree(tree, LEDUC_PROBE, players, args.leduc_matches, 3, seed)["ratio"]
+    for figures, tree in zip(pair, trees):
+        figures["mcts"] = in_tree(tree, MCTS_PROBE, args.decisions, 0.2)["iterations"]
+    return pair
 
 
 def build_time() -> tuple[float, float]:
@@ -159,7 +167,7 @@ def verdict(values: Sequence[float], meets: Callable[[float], bool]) -> str:
     return "missed"
 
 
-def report(rounds: list[tuple[dict[str, float | str], dict[str, float | str]]], code: str,
+def report(rounds: list[tuple[Figures, Figures]], code: str,
            build: tuple[float, float] | None, args: argparse.Namespace, load: tuple[float, float]) -> str:
     def column(side: int, key: str) -> list[float]:
         return [float(pair[side][key]) for pair in rounds]
@@ -167,8 +175,8 @@ def report(rounds: list[tuple[dict[str, float | str], dict[str, float | str]]], 
     lines = [
         f"Measured by `python -m bench speed` (bench/speed_bench.py) on {machine_summary()}; this tree ran "
         f"{code}; the baseline is {BASELINE} (issue 30's starting commit, pure Python) in a git worktree. "
-        f"{len(rounds)} rounds, each running every probe in the baseline and then in this tree, each probe a fresh "
-        f"interpreter; CPU time of the probe (time.process_time). Load average (1 min) before / after: "
+        f"{len(rounds)} rounds, each running every probe in the baseline and right after it in this tree, each probe "
+        f"a fresh interpreter; CPU time of the probe (time.process_time). Load average (1 min) before / after: "
         f"{load[0]:.1f} / {load[1]:.1f} on 2 cores shared with other work. Ratios are taken within each round; "
         "the figures are the median (range) over rounds.",
         "",
@@ -224,11 +232,11 @@ def main(argv: list[str] | None = None) -> None:
     with baseline_tree(args.baseline) as base:
         heuristic_same = in_tree(base, HEURISTIC_PROBE)["digest"] == in_tree(ROOT, HEURISTIC_PROBE)["digest"]
         for index in range(args.rounds):
-            pair = (one_round(base, args, args.seed), one_round(ROOT, args, args.seed))
+            pair = one_round((base, ROOT), args, args.seed)
             rounds.append(pair)
             print(f"round {index + 1}: " + "; ".join(
                 f"{key} {float(pair[0][key]):,.2f} -> {float(pair[1][key]):,.2f}"
-                for key in pair[0] if not key.startswith("report")), flush=True)
+                for key in pair[0] if key not in ("tree",) and not key.startswith("report")), flush=True)
     build = build_time() if args.build else None
     text = report(rounds, code, build, args, (load_before, os.getloadavg()[0]))
     text += ("\n\nThe built-in heuristic in every seat (`simulate --policy heuristic`: Gnadenlos! at 4 and 3 "

@@ -12,9 +12,11 @@ this process and in a fresh one on the sources, and compared.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -143,3 +145,26 @@ def test_the_sources_are_chosen_on_request() -> None:
                           capture_output=True, text=True, check=True, timeout=120)
     compiled, path, no_helper = json.loads(done.stdout.strip().splitlines()[-1])
     assert compiled is False and path.endswith("state.py") and no_helper is True
+
+
+@pytest.mark.parametrize(("name", "seats", "variant"), TABLES)
+def test_engine_values_survive_pickling(name: str, seats: int, variant: dict[str, str]) -> None:
+    """States, observations, actions, events and outcomes travel between
+    processes (a pool of environments, a cluster's tasks) and copy, compiled
+    or not: a compiled frozen dataclass needs its own way to pickle."""
+    game = load_game(name)
+    state, events = game.new_state_with_events(seats, 3, variant)
+    rng = random.Random(3)
+    checked = 0
+    while not state.is_terminal():
+        seat = min(state.to_act())
+        for value in (state.observe(seat), *state.legal_actions(seat), *events):
+            assert pickle.loads(pickle.dumps(value)) == value
+            assert copy.deepcopy(value) == value
+            checked += 1
+        twin = pickle.loads(pickle.dumps(state))
+        assert twin.to_json() == state.to_json() and twin.to_act() == state.to_act()
+        events = state.apply({s: rng.choice(state.legal_actions(s)) for s in state.to_act()})
+    outcome = state.outcome()
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
+    assert checked > 20

@@ -20,6 +20,7 @@ a known card as itself and an unknown one only as a face-down card in its zone;
 from __future__ import annotations
 
 import abc
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,15 +29,23 @@ from typing import Any, ClassVar, Final
 from mypy_extensions import mypyc_attr
 
 from referee.games.chance import ChanceStream, derive_seed
+from referee.games.plugin import load_game
 
 __all__ = [
     "JSON", "Action", "ChanceStream", "Event", "EventLog", "Game", "IllegalActionError", "InvalidActionError", "Observation",
-    "Outcome", "Seat", "State", "audiences", "derive_seed", "parse_variant", "ranks_from_keys",
+    "Outcome", "Seat", "State", "audiences", "derive_seed", "fields_reduce", "parse_variant", "ranks_from_keys",
 ]
 
 Seat = int
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, float, bool or None)."""
+
+
+def fields_reduce(value: Any) -> tuple[Any, ...]:
+    """How a frozen dataclass pickles: its class and its fields. Compiled,
+    the default (a bare instance, then its fields set one by one) meets the
+    frozen class's refusal to set them."""
+    return value.__class__, tuple([getattr(value, field.name) for field in dataclasses.fields(value)])
 
 
 class InvalidActionError(ValueError):
@@ -56,6 +65,13 @@ class Action:
 
     `str(action)` is a short text that the game's `parse_action` reads back.
     """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if dataclasses.is_dataclass(self):
+            return fields_reduce(self)
+        reduced = object.__reduce__(self)
+        assert isinstance(reduced, tuple)
+        return reduced
 
     @abc.abstractmethod
     def to_json(self) -> JSON:
@@ -92,6 +108,9 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event(kind={self.kind!r}, data={self.data!r}, visible_to={self.visible_to!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Event, (self.kind, self.data, self.visible_to)
 
     def to_json(self) -> JSON:
         return {"kind": self.kind, "data": dict(self.data), "visible_to": sorted(self.visible_to)}
@@ -163,6 +182,9 @@ class Outcome:
     reason: str
     ranks: tuple[int, ...]
     detail: str = ""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
     def winners(self) -> frozenset[Seat]:
         return frozenset(s for s, r in enumerate(self.ranks) if r == 0)
@@ -259,6 +281,11 @@ class State:
         """A full state drawn at random among those `seat` cannot tell apart
         from this one, built only from the seat's observation."""
         return self.game.determinize(self.observe(seat), rng)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game's name and its JSON, which restores it exactly
+        (the conformance suite checks the round trip)."""
+        return restore_state, (self.game.name, self.to_json())
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -380,6 +407,11 @@ class Game:
 
     @abc.abstractmethod
     def _determinize(self, observation: Any, rng: random.Random) -> State: ...
+
+
+def restore_state(game: str, obj: JSON) -> State:
+    """A pickled state back (`State.__reduce__`)."""
+    return load_game(game).state_from_json(obj)
 
 
 def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:

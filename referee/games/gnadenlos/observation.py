@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Observation, Seat
+from referee.games.base import Observation, Seat, fields_reduce
 from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import Iou, iou
 from referee.games.gnadenlos.stages import stage_of
@@ -39,6 +39,9 @@ class HandView:
 
     known: tuple[Any, ...]
     unknown: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
 
 @mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)

@@ -19,7 +19,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Observation, Seat
+from referee.games.base import Observation, Seat, fields_reduce
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,9 @@ class Bet:
 
     seat: Seat
     move: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
 
 @mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Observation, Seat
+from referee.games.base import Observation, Seat, fields_reduce
 from referee.games.saboteur.cards import CARD_KIND, FAMILY, NAME, PATH, VALUE, START
 
 if TYPE_CHECKING:  # the state imports this module
@@ -33,6 +33,9 @@ class PlacedCard:
     card: str
     turned: bool
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
+
 
 @dataclass(frozen=True, slots=True)
 class GoalView:
@@ -46,6 +49,9 @@ class GoalView:
     turned: bool
     seen_by: tuple[Seat, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
+
 
 @dataclass(frozen=True, slots=True)
 class NuggetView:
@@ -53,6 +59,9 @@ class NuggetView:
 
     known: tuple[int, ...]
     unknown: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +73,9 @@ class RoundResult:
     reached_by: int
     roles: tuple[str, ...]
     set_aside: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
 
 @mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)

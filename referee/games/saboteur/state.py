@@ -77,9 +77,11 @@ _IS_PATH = tuple(kind.family == PATH for kind in KINDS)
 NOBODY: frozenset[Seat] = frozenset()
 
 
-_PLACES: tuple[dict[int, tuple[PlacePath, ...]], ...] = tuple({} for _ in KINDS)
-"""Per path card kind, per candidate cell with its constraints (`_slot_key`):
-the placements there (shared values; a maze meets the same cells turn after turn)."""
+_FITS: dict[int, tuple[tuple[PlacePath, ...], ...]] = {}
+"""Per candidate cell with its constraints (`_slot_key`), per card kind: the
+placements there (shared values; a maze meets the same cells turn after
+turn, and one lookup serves every kind in a hand)."""
+_NO_PLACEMENTS: tuple[PlacePath, ...] = ()
 
 
 def _slot_key(slot: maze.Slot) -> int:
@@ -123,6 +125,17 @@ def _map(cell: Cell) -> Map:
     found = _MAPS.get(cell)
     if found is None:
         found = _MAPS[cell] = Map(*cell)
+    return found
+
+
+def _fits(slot: maze.Slot) -> tuple[tuple[PlacePath, ...], ...]:
+    """Every kind's placements in `slot` (none for an action card)."""
+    key = _slot_key(slot)
+    found = _FITS.get(key)
+    if found is None:
+        found = _FITS[key] = tuple(
+            [_placements(k, slot) if _IS_PATH[k] else _NO_PLACEMENTS for k in range(len(KINDS))]
+        )
     return found
 
 
@@ -191,6 +204,8 @@ class SaboteurState(State):
         """True while a clone shares `_slot_map` (copy before changing it)."""
         self._slots: tuple[maze.Slot, ...] | None = None
         """`_slot_map` in cell order, until it changes."""
+        self._fits: list[tuple[tuple[PlacePath, ...], ...]] = []
+        """Each slot's placements by kind, in `_slots` order."""
         self._paths: dict[int, list[PlacePath]] = {}
         """Per path card kind, its placements in `_slots` (shared by clones, like `_slots`)."""
         self._rockfalls: tuple[Rockfall, ...] | None = None
@@ -357,17 +372,13 @@ class SaboteurState(State):
                 self._slot_map = maze.frontier(self.cells, self.edges, self.conn)
                 self._slot_map_shared = False
             self._slots = tuple(self._slot_map[cell] for cell in sorted(self._slot_map))
+            self._fits = [_fits(slot) for slot in self._slots]
             self._paths = {}
         paths = self._paths.get(k)
         if paths is None:
             paths = self._paths[k] = []
-            places = _PLACES[k]
-            for slot in self._slots:
-                key = _slot_key(slot)
-                found = places.get(key)
-                if found is None:
-                    found = places[key] = _placements(k, slot)
-                paths.extend(found)
+            for fits in self._fits:
+                paths.extend(fits[k])
         out.extend(paths)
 
     def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
@@ -429,6 +440,7 @@ class SaboteurState(State):
         new._slot_map = self._slot_map
         new._slot_map_shared = self._slot_map_shared = self._slot_map is not None
         new._slots = self._slots
+        new._fits = self._fits
         new._paths = self._paths
         new._rockfalls = self._rockfalls
         new._legal = self._legal
