@@ -13,12 +13,14 @@ and a nugget are worth about the same.
 
 from __future__ import annotations
 
+from typing import Final
+
 from referee.games.gnadenlos.cards import ADVENTURERS, RATINGS
 
-KINDS = ("gold", "gun", "poker")
-KIND_WEIGHT = {"gold": 3.0, "gun": 2.0, "poker": 2.0}
+KINDS: Final = ("gold", "gun", "poker")
+KIND_WEIGHT: Final = {"gold": 3.0, "gun": 2.0, "poker": 2.0}
 """Weights in proportion to how often each rating is called (G-1 event deck)."""
-BASE_VALUE = 1.0
+BASE_VALUE: Final = 1.0
 """What any card is worth: a ticket to take part in events."""
 
 
@@ -31,10 +33,10 @@ def _percentiles(kind: str) -> tuple[float, ...]:
     )
 
 
-PERCENTILE: dict[str, tuple[float, ...]] = {kind: _percentiles(kind) for kind in KINDS}
+PERCENTILE: Final[dict[str, tuple[float, ...]]] = {kind: _percentiles(kind) for kind in KINDS}
 """Per kind, per adventurer id: the share of other adventurers it beats."""
 
-CARD_VALUE: tuple[float, ...] = tuple(
+CARD_VALUE: Final[tuple[float, ...]] = tuple(
     BASE_VALUE + sum(KIND_WEIGHT[k] * PERCENTILE[k][card] ** 2 for k in KINDS)
     for card in range(len(ADVENTURERS))
 )
