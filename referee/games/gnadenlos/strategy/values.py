@@ -43,9 +43,16 @@ CARD_VALUE: Final[tuple[float, ...]] = tuple(
 """The worth of holding each adventurer, in nugget equivalents (about 1.5 to 5)."""
 
 
+NEED: Final[tuple[float, ...]] = (1.6, 1.25, 1.0, 0.7)  # variable-length: mypyc (mypy 2.4) reads a Final fixed-length tuple of floats as never set
+"""How much a player holding 0, 1, 2, 3 or more adventurers needs another."""
+
+
 def unit_value(cards: tuple[int, ...], hand_size: int) -> float:
     """The worth of winning this auction unit (one card, or a pair in the
     advanced setup, G-2.6) for a player holding `hand_size` adventurers: the
     first cards matter most, since without one a player sits out every event."""
-    need = (1.6, 1.25, 1.0, 0.7)[min(hand_size, 3)]
-    return need * sum(CARD_VALUE[c] for c in cards)
+    worth = 0.0
+    for card in cards:
+        worth += CARD_VALUE[card]
+    return NEED[min(hand_size, 3)] * worth
+
