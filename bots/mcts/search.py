@@ -41,7 +41,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,21 @@ from referee.games.strategy import Candidates, Estimator, Evaluator, Refiner, Ro
 log = logging.getLogger(__name__)
 
 
+
+
+def shuffle_with(rng: random.Random, items: MutableSequence[Any]) -> None:
+    """`random.Random.shuffle` (CPython's: Fisher-Yates from the last item,
+    each index drawn by rejection from `getrandbits` of its bound's bit
+    length, as `_randbelow_with_getrandbits`), compiled: bot.py's
+    `SearchRandom` shuffles with it."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def random_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
