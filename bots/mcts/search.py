@@ -106,14 +106,21 @@ class _Arm:
 
 class _Choices:
     """What one deciding seat (or seat and its private key) has tried at a
-    node: action -> its `_Arm`, the heuristic's choice, and its visits."""
+    node: action -> its `_Arm`, the arm of the heuristic's choice, and the
+    seat's visits."""
 
-    __slots__ = ("arms", "hint", "visits")
+    __slots__ = ("arms", "hint_arm", "visits", "legal", "aligned")
 
     def __init__(self) -> None:
         self.arms: dict[Any, _Arm] = {}
-        self.hint: Any = None
+        self.hint_arm: _Arm | None = None
         self.visits = 0
+        self.legal: Sequence[Any] = ()
+        """The actions offered at the last visit, and `aligned`: their arms
+        by place (None: not tried). The engine hands out the same tuple for
+        the same choice (at the root: every iteration), which then costs no
+        action hashing; compiled, an action's hash is Python code."""
+        self.aligned: list[_Arm | None] = []
 
 
 class _Node:
@@ -309,14 +316,17 @@ class ISMCTS:
         if choices is None:
             choices = node.seats[key] = _Choices()
         choices.visits += 1
-        arms, hint = choices.arms, choices.hint
+        arms, hint_arm = choices.arms, choices.hint_arm
+        if legal is not choices.legal:
+            choices.legal, choices.aligned = legal, [arms.get(action) for action in legal]
+        aligned = choices.aligned
         available = 0
-        best: Any = None
+        best = -1
         best_arm: _Arm | None = None
         best_score = -1.0
         c = self.exploration
-        for candidate in legal:
-            arm = arms.get(candidate)
+        for index in range(len(aligned)):
+            arm = aligned[index]
             if arm is None:
                 continue
             available += 1
@@ -326,29 +336,29 @@ class ISMCTS:
                 score = math.inf
             else:
                 score = arm.reward / visits + c * math.sqrt(math.log(arm.available) / visits)
-                if candidate == hint:
+                if arm is hint_arm:
                     score += self.hint_weight / visits
             if score > best_score:
-                best, best_arm, best_score = candidate, arm, score
+                best, best_arm, best_score = index, arm, score
         if self.hint is None:
             wanted = len(legal)
         else:
             wanted = 1 + int(self.widening * math.sqrt(choices.visits))
         if best_arm is not None and (available == len(legal) or available >= wanted):
-            return best, best_arm
-        action: Any = None
+            return legal[best], best_arm
+        chosen = -1
+        hinted = False
         if not available and self.hint is not None:
             action = self.hint(state, seat, everything, self.rng)
             if action in legal:
-                if choices.hint is None:
-                    choices.hint = action
-            else:
-                action = None
-        if action is None:
-            untried = [a for a in legal if a not in arms]
-            action = untried[self.rng.randrange(len(untried))]
-        arm = arms[action] = _Arm()
-        return action, arm
+                chosen, hinted = legal.index(action), True
+        if chosen < 0:
+            untried = [index for index in range(len(aligned)) if aligned[index] is None]
+            chosen = untried[self.rng.randrange(len(untried))]
+        arm = arms[legal[chosen]] = aligned[chosen] = _Arm()
+        if hinted and hint_arm is None:
+            choices.hint_arm = arm
+        return legal[chosen], arm
 
     def _simulate(self, state: State) -> list[float]:
         rng, policy = self.rng, self.rollout
