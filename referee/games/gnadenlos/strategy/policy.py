@@ -220,16 +220,16 @@ _BEAT: Final[tuple[float, ...]] = tuple(1.0 / (1.0 + math.exp(total - TYPICAL_BI
 
 
 class BidGroups:
-    """The legal bids that matter to one seat: for each total and number of
-    cards (the total ranks a bid, G-6.2; the count fills the market, G-8.1),
-    the one costing the seat least of its own colour, in the order of the
-    legal actions (ties between equal scores go to the first)."""
+    """The bids that matter to one seat among `legal`: for each total and
+    number of cards (the total ranks a bid, G-6.2; the count fills the
+    market, G-8.1), the one costing the seat least of its own colour, in the
+    order of `legal` (ties between equal scores go to the first)."""
 
     __slots__ = ("legal", "bids", "totals", "owns", "sizes")
 
     def __init__(self, legal: Sequence[Any], seat: int) -> None:
         self.legal = legal
-        """Held, so that its id (the cache's key) is not reused."""
+        """Held, so that its id (`bid_groups`' key) is not reused."""
         bids: list[Any] = []
         self.totals: list[int] = []
         self.owns: list[int] = []
@@ -286,28 +286,32 @@ def choose_bid(view: SeatView, legal: Sequence[Any]) -> Any:
             made_sizes.append(view.bid_sizes[s])
     values = sorted([unit_value(u, len(view.hand)) for u in view.units], reverse=True)
     spare = view.nuggets[seat] - view.exposure
-    return bid_choice(legal, seat, later, made_totals, made_sizes, values, spare, view.n, view.filled)
+    return bid_choice(bid_groups(legal, seat), 0, later, made_totals, made_sizes, values, spare, view.n, view.filled)
 
 
 def bid_choice(
-    legal: Sequence[Any], seat: int, later: list[int], made_totals: list[int], made_sizes: list[int],
+    groups: BidGroups, used: int, later: list[int], made_totals: list[int], made_sizes: list[int],
     values: list[float], spare: float, n: int, filled: int,
 ) -> Any:
-    """G-6: weigh each bid's chance of each place against what it costs: the
-    bids made so far are known (`made_totals`, `made_sizes`: per bidder, -1
-    and 0 for a pass), the later bidders guessed from the most each can bid
-    (`later`); the lots are worth `values` (highest first); only own-colour
-    IOUs cost anything, and never more than the `spare` nuggets left after
-    the market's IOUs, or a vulture threatens (G-8.4)."""
+    """G-6: the best of the `groups`' bids whose total is not `used` (bit t:
+    total t taken by an earlier bid, G-6.2). Weighs each bid's chance of
+    each place against what it costs: the bids made so far are known
+    (`made_totals`, `made_sizes`: per bidder, -1 and 0 for a pass), the later
+    bidders guessed from the most each can bid (`later`); the lots are worth
+    `values` (highest first); only own-colour IOUs cost anything, and never
+    more than the `spare` nuggets left after the market's IOUs, or a vulture
+    threatens (G-8.4)."""
     # G-8.1: if we win, our cards and those of the higher bids may complete
     # the N-th row of the market (`filled` slots of it hold cards), and a
     # payday follows at once.
     payday_at = CFG.market_columns * n - filled
-    groups = bid_groups(legal, seat)
     totals, owns, sizes = groups.totals, groups.owns, groups.sizes
-    best, best_score = legal[0], -math.inf
+    best: Any = None
+    best_score = -math.inf
     for i in range(len(totals)):
         total, own = totals[i], owns[i]
+        if used >> total & 1:
+            continue
         gain, win, cards_above = _win_chances(total, made_totals, made_sizes, later, values)
         cost = IOU_COST_FACTOR * own - FOREIGN_IOU_BONUS * (total - own)
         if own > spare:

@@ -13,12 +13,15 @@ rule that reads a few numbers, and that was a third of the search's time
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from referee.games.gnadenlos.cards import EVENT_RATINGS, IOU_COLOUR, IOU_VALUE
-from referee.games.gnadenlos.state import BID, BID_POSITION, BUY, COMMIT, FINAL_BUY, ORDER, PICK, REFILL, TAKE, GnadenlosState
+from referee.games.gnadenlos.cards import EVENT_RATINGS, IOU_COLOUR, IOU_VALUE, IOUS
+from referee.games.gnadenlos.state import (
+    BID, BID_POSITION, BUY, COMMIT, FINAL_BUY, ORDER, PICK, REFILL, TAKE, GnadenlosState, every_bid,
+)
 
 from referee.games.gnadenlos.strategy.policy import (
+    BidGroups,
     bid_choice,
     bid_position_choice,
     best_rating,
@@ -38,7 +41,7 @@ def rollout_choice(state: GnadenlosState, seat: int, legal: Sequence[Any]) -> An
     if phase == COMMIT:
         return _commit(state, seat, legal)
     if phase == BID:
-        return _bid(state, seat, legal)
+        return _bid(state, seat)
     if phase == BUY:
         own = _own_in_market(state, seat)
         return buy_choice(legal, seat, state.fields, state.nuggets, float(own), len(state.adv_hands[seat]))
@@ -64,16 +67,18 @@ def _commit(state: GnadenlosState, seat: int, legal: Sequence[Any]) -> Any:
     return commit_choice(legal, state.event, rivals, state.fields[seat])
 
 
-def _bid(state: GnadenlosState, seat: int, legal: Sequence[Any]) -> Any:
-    """G-6: the bids made, the most each later bidder can bid (its three best
-    IOUs), the lots on offer (only the first in a single-card auction,
-    G-6.7) and the nuggets left after the seat's IOUs in the market."""
+def _bid(state: GnadenlosState, seat: int) -> Any:
+    """G-6: the bids made (their totals no other bid may use, G-6.2), the
+    most each later bidder can bid (its three best IOUs), the lots on offer
+    (only the first in a single-card auction, G-6.7) and the nuggets left
+    after the seat's IOUs in the market."""
     order = state.bid_order
     later: list[int] = []
     for place in range(order.index(seat) + 1, len(order)):
         later.append(_three_best(state.iou_hands[order[place]]))
     made_totals: list[int] = []
     made_sizes: list[int] = []
+    used = 0
     for bid in state.bids:
         if bid is not None:
             total = -1 if not bid else 0  # -1: a pass (G-6.3)
@@ -81,6 +86,8 @@ def _bid(state: GnadenlosState, seat: int, legal: Sequence[Any]) -> Any:
                 total += IOU_VALUE[card]
             made_totals.append(total)
             made_sizes.append(len(bid))
+            if bid:
+                used |= 1 << total
     hand = len(state.adv_hands[seat])
     units = state.units
     if state.ordered:
@@ -95,7 +102,33 @@ def _bid(state: GnadenlosState, seat: int, legal: Sequence[Any]) -> Any:
                 if IOU_COLOUR[card] == seat:
                     own += IOU_VALUE[card]
     spare = state.nuggets[seat] - float(own)
-    return bid_choice(legal, seat, later, made_totals, made_sizes, values, spare, state.n, filled)
+    groups = hand_groups(state.iou_hands[seat], seat)
+    return bid_choice(groups, used, later, made_totals, made_sizes, values, spare, state.n, filled)
+
+
+def hand_groups(hand: list[int], seat: int) -> BidGroups:
+    """The `BidGroups` of every bid of this IOU hand (G-6.2, G-6.4: 1 to 3 of
+    its IOUs, the engine's `every_bid`), cached by the hand's IOUs and the
+    seat. The legal bids are those whose total no earlier bid took, so
+    `bid_choice` skips the used totals' groups: grouping the legal bids
+    would give the others alike, in the same order. Some 1,700 hands meet
+    15,000 lists of legal bids in a probe's searches: each list grouped
+    anew was a twentieth of the search's time."""
+    key = seat  # the hand as a multiset in one integer: 2 bits per identity (at most 3 alike), above the seat
+    for card in hand:
+        key += 1 << (2 + 2 * (IOU_COLOUR[card] * 5 + IOU_VALUE[card]))
+    found = _HAND_GROUPS.get(key)
+    if found is None:
+        bids = every_bid(tuple(sorted([IOUS[card] for card in hand])))[0]
+        found = BidGroups(bids, seat)
+        if len(_HAND_GROUPS) >= _HAND_GROUPS_LIMIT:
+            _HAND_GROUPS.clear()
+        _HAND_GROUPS[key] = found
+    return found
+
+
+_HAND_GROUPS: Final[dict[int, BidGroups]] = {}
+_HAND_GROUPS_LIMIT: Final = 20_000
 
 
 def _three_best(hand: Sequence[int]) -> int:
