@@ -202,6 +202,8 @@ class Reply:
     content_type: str = "text/plain; charset=utf-8"
     body: bytes = b""
     headers: Mapping[str, str] = field(default_factory=dict)
+    sent: Callable[[], None] | None = None
+    """Called once the reply is written (the server may stop after it)."""
 
 
 def _text(status: HTTPStatus, text: str) -> Reply:
@@ -324,10 +326,13 @@ class SeatPages:
     def _viewer(desk: BrowserDesk) -> Reply:
         if desk.viewer is None:
             return _text(HTTPStatus.NOT_FOUND, "the match is not over yet")
-        desk.viewer_opened = True
         page = desk.viewer()
         policy = _policy([static_text("referee.web", "static/viewer.js")])
-        return Reply(HTTPStatus.OK, "text/html; charset=utf-8", page.encode(), {"Content-Security-Policy": policy})
+
+        def sent() -> None:
+            desk.viewer_opened = True
+        return Reply(HTTPStatus.OK, "text/html; charset=utf-8", page.encode(), {"Content-Security-Policy": policy},
+                     sent)
 
 
 def _policy(scripts: Sequence[str], connect_self: bool = False) -> str:
@@ -429,3 +434,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(reply.body)
+        self.wfile.flush()
+        if reply.sent is not None:
+            reply.sent()

@@ -206,9 +206,10 @@ def _gnadenlos_key(action: Action) -> str:
         return "pass" if not action.ious else f"bid {action.total}"
     if isinstance(action, gn.Take):
         return f"row {action.row + 1}"
-    if isinstance(action, (gn.Commit, gn.OptOut)):
-        return "commit"
-    return type(action).__name__.lower()
+    titles: dict[type, str] = {gn.Commit: "commit", gn.OptOut: "commit", gn.Refill: "refill", gn.Buy: "buy",
+                               gn.FinalBuy: "final buy", gn.Pick: "pick", gn.BidPosition: "your place in the bidding",
+                               gn.Order: "auction order"}
+    return titles.get(type(action), "choose")
 
 
 def gnadenlos_menu(observation: Json, legal: Sequence[Action]) -> Menu:

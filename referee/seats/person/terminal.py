@@ -94,8 +94,8 @@ class TerminalDesk(Desk):
             lines.append(Text(group.title + ":", style="bold"))
             lines.extend(self._options(group.options, number))
             number += len(group.options)
-        lines.append(Text(f"type a number (1-{number - 1}) and Enter: {_clock(request.allowance)} to answer, "
-                          f"until {until:%H:%M:%S}"))
+        lines.append(Text(f"decision {request.request_id}: type a number (1-{number - 1}) and Enter; "
+                          f"{_clock(request.allowance)} to answer, until {until:%H:%M:%S}"))
         self._print(*lines)
 
     def _table(self, observation: Json) -> RenderableType:
