@@ -179,11 +179,16 @@ def _saboteur_tables(texts: Iterable[str], record: MatchRecord, seat: int) -> No
     seat did not look at with a map (S-5.4, S-8)."""
     looked = _looked_at(record, seat)
     tables = 0
+    fragments: list[str] = []  # every fragment sent, by its number (SeatView.shared)
     for text in texts:
         for message in _messages(text):
+            parts = [fragments[part] if isinstance(part, int) else part
+                     for key in ("table", "interlude") for part in message.get(key, [])]
+            fragments += [part for key in ("table", "interlude") for part in message.get(key, [])
+                          if isinstance(part, str)]
             if message.get("type") not in ("ask", "start"):
                 continue
-            html = "".join(message["table"])
+            html = "".join(parts)
             tables += 1
             round_number = int(re.search(r"round <b>(\d+)</b>", html).group(1))  # type: ignore[union-attr]
             for row_seat, row in ROW.findall(html):

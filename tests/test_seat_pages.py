@@ -67,14 +67,22 @@ def match_with_pages(tmp_path: Path, game: str, players: int, people: list[int],
                 name = (names or {}).get(seat)
                 seats.append(heuristic_seat(rules) if name is None else PlayerSeat(heuristic_seat(rules).player, name))
         messages: dict[int, list[dict[str, Any]]] = {}
-        threads = [threading.Thread(target=lambda s=seat: messages.__setitem__(s, play_page(clients[s], seed + s)))
-                   for seat in people]
+        failed: list[BaseException] = []
+
+        def person(seat: int) -> None:
+            try:
+                messages[seat] = play_page(clients[seat], seed + seat)
+            except BaseException as exc:  # raised in the test's thread below
+                failed.append(exc)
+        threads = [threading.Thread(target=person, args=(seat,)) for seat in people]
         for thread in threads:
             thread.start()
         result = run_match(game, seats, seed=seed, variant=variant, time_control=TimeControl(move_time=move_time),
                            record_path=record, on_event=server.pages.record)
         for thread in threads:
             thread.join(timeout=60)
+    if failed:
+        raise failed[0]
     return result, record, clients, messages
 
 

@@ -8,7 +8,8 @@ each request (its observation and its `Menu`), the `MatchEnd`. So the page
 holds exactly the seat's information set, the projection a bot receives.
 
 The table is drawn by the game's `GameDrawing`, exactly as the viewer
-draws a seat's view (referee.web.viewer); event lines are written by the
+draws a seat's view (referee.web.viewer), each fragment of it sent once
+(then by its number: `SeatView.shared`); event lines are written by the
 game's terminal renderer, as `referee replay` writes them. Bots choose
 their names, so no name is ever written into the page's HTML: the
 drawings and renderers are given placeholders (`name_mark`), and the
@@ -79,6 +80,8 @@ class SeatView:
         """The events since the last observation (JSON), for the next table."""
         self.interlude: list[str] = []
         self.start = start
+        self.fragments: dict[str, int] = {}
+        """Every table fragment sent so far, by its number (in the order first sent)."""
 
     def opened(self) -> Message:
         start = self.start
@@ -92,7 +95,7 @@ class SeatView:
             "names": [safe_line(name) for name in start.seat_names],
             "move_time": tc.move_time,
             "time_bank": tc.time_bank,
-            "table": self.drawing.table([self.observation], []),
+            "table": self.shared(self.drawing.table([self.observation], [])),
         }
 
     def heard(self, events: Sequence[Event]) -> Message:
@@ -101,7 +104,8 @@ class SeatView:
         self.since.extend(shown)
         message: Message = {"type": "events", "lines": [text_runs(self.renderer.event(event)) for event in shown]}
         if interlude and interlude != self.interlude:  # shown once, when its round ends
-            message["interlude"] = self.interlude = interlude
+            self.interlude = interlude
+            message["interlude"] = self.shared(interlude)
         return message
 
     def asked(self, request: Request, menu: Menu) -> Message:
@@ -110,7 +114,7 @@ class SeatView:
             "type": "ask",
             "request": request.request_id,
             "allowance": request.allowance,
-            "table": self.drawing.table([observation], self.since),
+            "table": self.shared(self.drawing.table([observation], self.since)),
             "menu": menu.to_json(),
         }
         geometry = GEOMETRY.get(self.game)
@@ -120,6 +124,20 @@ class SeatView:
         self.since = []
         self.interlude = []
         return message
+
+    def shared(self, fragments: Sequence[str]) -> list[str | int]:
+        """Table fragments, each sent once: one sent before goes as its number
+        (a table's rows, Saboteur's card faces and maze frame mostly stay
+        as they were: bench/human_bench.py)."""
+        out: list[str | int] = []
+        for fragment in fragments:
+            number = self.fragments.get(fragment)
+            if number is None:
+                self.fragments[fragment] = len(self.fragments)
+                out.append(fragment)
+            else:
+                out.append(number)
+        return out
 
     @staticmethod
     def ended(end: MatchEnd) -> Message:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -104,12 +105,13 @@ class BrowserDesk(Desk):
         self._post(self._require_view().heard(events))
 
     def asked(self, request: Request, menu: Menu) -> None:
-        message = self._require_view().asked(request, menu)
-        with self._changed:
+        text = _json(self._require_view().asked(request, menu))
+        with self._changed:  # the request opens with its message: a poll sees both or neither
             self._open = (request.request_id, len(request.legal_actions))
             self._deadline = time.monotonic() + request.allowance
             self._chosen = None
-        self._post(message)
+            self._messages.append(text)
+            self._changed.notify_all()
 
     def answer(self, request_id: int, until: float) -> int | None:
         with self._changed:
@@ -144,20 +146,14 @@ class BrowserDesk(Desk):
             if not 0 <= index < self._open[1]:
                 return HTTPStatus.UNPROCESSABLE_ENTITY
             self._chosen = (request_id, index)
+            self._messages.append(_json({"type": "answered", "request": request_id, "i": index}))
             self._changed.notify_all()
-        self._post({"type": "answered", "request": request_id, "i": index})
         return HTTPStatus.OK
 
-    def open_request(self) -> dict[str, float] | None:
-        """The request open now and the seconds left of its allowance, or None."""
-        with self._changed:
-            if self._open is None or self._chosen is not None:
-                return None
-            return {"request": self._open[0], "left": round(max(0.0, self._deadline - time.monotonic()), 3)}
-
-    def messages_after(self, seen: int, wait: float) -> tuple[int, list[str]]:
+    def messages_after(self, seen: int, wait: float) -> tuple[int, list[str], dict[str, float] | None]:
         """The messages after the first `seen`, waiting up to `wait` seconds
-        for one; and how many there are in all."""
+        for one; how many there are in all; and the request open as of the
+        last of them, with the seconds left of its allowance (or None)."""
         with self._changed:
             self.last_poll = time.monotonic()
             deadline = self.last_poll + wait
@@ -167,7 +163,10 @@ class BrowserDesk(Desk):
                     break
                 self._changed.wait(left)
             self.last_poll = time.monotonic()
-            return len(self._messages), self._messages[seen:]
+            open_now = None
+            if self._open is not None and self._chosen is None:
+                open_now = {"request": self._open[0], "left": round(max(0.0, self._deadline - self.last_poll), 3)}
+            return len(self._messages), self._messages[seen:], open_now
 
     def finished(self, viewer: Callable[[], str]) -> None:
         """The match's record is complete: the page may open the seat's view of it."""
@@ -185,7 +184,7 @@ class BrowserDesk(Desk):
             self._changed.notify_all()
 
     def _post(self, message: Message) -> None:
-        text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        text = _json(message)
         with self._changed:
             self._messages.append(text)
             self._changed.notify_all()
@@ -194,6 +193,10 @@ class BrowserDesk(Desk):
         if self._view is None:
             raise RuntimeError("the match has not started")
         return self._view
+
+
+def _json(message: Message) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -225,9 +228,9 @@ class SeatPages:
     def desks(self) -> list[BrowserDesk]:
         return list(self._desks)
 
-    def add(self, game: str) -> BrowserDesk:
-        """A new seat's desk, with a fresh secret."""
-        desk = BrowserDesk(secrets.token_urlsafe(SECRET_BYTES), game)
+    def add(self, game: str, desk_type: type[BrowserDesk] = BrowserDesk) -> BrowserDesk:
+        """A new seat's desk (a `desk_type`), with a fresh secret."""
+        desk = desk_type(secrets.token_urlsafe(SECRET_BYTES), game)
         self._desks.append(desk)
         return desk
 
@@ -300,8 +303,8 @@ class SeatPages:
             return _text(HTTPStatus.BAD_REQUEST, "after must be a number")
         if seen < 0:
             return _text(HTTPStatus.BAD_REQUEST, "after must be 0 or more")
-        count, messages = desk.messages_after(seen, POLL_WAIT)
-        body = '{"next":%d,"open":%s,"messages":[%s]}' % (count, json.dumps(desk.open_request()), ",".join(messages))
+        count, messages, open_now = desk.messages_after(seen, POLL_WAIT)
+        body = '{"next":%d,"open":%s,"messages":[%s]}' % (count, json.dumps(open_now), ",".join(messages))
         return Reply(HTTPStatus.OK, "application/json", body.encode())
 
     @staticmethod
@@ -396,6 +399,11 @@ class SeatServer(ThreadingHTTPServer):
                 return
             time.sleep(0.2)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A page closed or reloaded while its poll was answered: nothing to say."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
     def close(self) -> None:
         self.pages.close()
         if self._thread is not None:
@@ -407,6 +415,10 @@ class SeatServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: SeatServer
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    """A reply's head and body go out at once: with Nagle's algorithm, the
+    body waited for the browser's delayed acknowledgement of the head, some
+    40 ms a reply (bench/human_bench.py: click to next decision 120 ms -> ...)."""
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a request's line holds its page's secret."""

@@ -9,6 +9,7 @@
   const MARK = /⁅(\d+)⁆/g;
   const SVG = "http://www.w3.org/2000/svg";
   const RETRY_MS = 1000;
+  const fragments = [];
   let names = [];
   let me = -1;
   let after = 0;
@@ -33,9 +34,18 @@
     return el("span", nameOf(k) + "[" + k + "]", "seat s" + k);
   }
 
+  // Table fragments as sent: a new one is HTML, one sent before its number (in the order first sent).
+  function fragmentsOf(sent) {
+    return sent.map((part) => {
+      if (typeof part === "number") return fragments[part];
+      fragments.push(part);
+      return part;
+    });
+  }
+
   // Referee-made HTML (no name in it); then each name mark becomes the name, as text.
-  function showHtml(element, fragments) {
-    element.innerHTML = fragments.join("");
+  function showHtml(element, sent) {
+    element.innerHTML = fragmentsOf(sent).join("");
     const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (node.nodeValue.includes("⁅")) node.nodeValue = unmark(node.nodeValue);
@@ -379,8 +389,9 @@
           open.deadline = performance.now() + data.open.left * 1000;
         }
         if (waiting && open !== null && clicked !== null) {
-          seatPage.waits.push(performance.now() - clicked);
+          const since = clicked;
           clicked = null;
+          requestAnimationFrame(() => seatPage.waits.push(performance.now() - since));  // once drawn
         }
         $("connection").textContent = "";
       } catch (error) {
