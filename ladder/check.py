@@ -58,7 +58,7 @@ from referee.durations import format_duration
 from referee.log_tail import last_lines
 from referee.probe import GameProbe, percentile, probe_game
 from referee.process import BotProcess
-from referee.protocol.faults import BotFault, ProtocolMismatch
+from referee.protocol.faults import BotExitedAtStart, BotFault, ProtocolMismatch
 from referee.refusals import BotPlace, refusals
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
@@ -191,7 +191,7 @@ def _check(path: Path, place: BotPlace, log: Path, options: CheckOptions, report
     try:
         bot = start()
     except BotFault as fault:
-        _start_failed(place.unstaged(fault.detail), options, isinstance(fault, ProtocolMismatch), report)
+        _start_failed(place.unstaged(fault.detail), options, fault, report)
         _refused(fault.detail, log, place, report)
         return
     try:
@@ -206,12 +206,16 @@ def _check(path: Path, place: BotPlace, log: Path, options: CheckOptions, report
         _refused(None, log, place, report)
 
 
-def _start_failed(detail: str, options: CheckOptions, mismatch: bool, report: CheckReport) -> None:
+def _start_failed(detail: str, options: CheckOptions, fault: BotFault, report: CheckReport) -> None:
     detail = safe_line(detail, MESSAGE_LIMIT)
-    if mismatch:
+    if isinstance(fault, ProtocolMismatch):
         report.add("protocol_version", ERROR, detail, (
             "answer the handshake with protocol_version 1, the referee's (botsdk.contract.PROTOCOL_VERSION): "
             "build the bot against this repository's proto/ and SDK"))
+    elif isinstance(fault, BotExitedAtStart):
+        report.add("start", ERROR, f"the bot did not start: {detail}", (
+            "its process ended before it listened: its last lines of output below say why (a file or a "
+            "module it did not find, an exception at start-up)"))
     else:
         report.add("start", ERROR, f"the bot did not start (start-up timeout "
                    f"{format_duration(options.startup_timeout)}): {detail}", (

@@ -118,15 +118,24 @@ def config_option(*, exposed: bool) -> Callable[[Callable[..., None]], Callable[
     )
 
 
+INSECURE_PLAINTEXT = "insecure_plaintext"
+"""Where --insecure-plaintext is kept (the click context's meta), for `remote`."""
+
+
 def remote_options(command: Callable[..., None]) -> Callable[..., None]:
-    """--server, --token and --tls-ca: talk to a ladder service instead of a local store."""
+    """--server, --token, --tls-ca and --insecure-plaintext: talk to a ladder service instead of a local store."""
     for option in reversed([
         click.option("--server", default=None, metavar="HOST:PORT|unix:PATH",
                      help="Ask this ladder service (`referee serve`) instead of a local store."),
         click.option("--token", envvar="REFEREE_TOKEN", default=None,
                      help="Your submitter token for --server (or $REFEREE_TOKEN), from the ladder's operator."),
         click.option("--tls-ca", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="With --server: use TLS, checking the service against this CA certificate (PEM)."),
+                     help="With --server: check the service's TLS certificate against this CA (PEM) instead of the "
+                          "system's trust store. TLS is used for every address but 127.0.0.1 and unix:PATH."),
+        click.option("--insecure-plaintext", is_flag=True, expose_value=False,
+                     callback=lambda ctx, param, value: ctx.meta.__setitem__(INSECURE_PLAINTEXT, value),
+                     help="With --server on another machine: talk without TLS, which anyone on the way can read "
+                          "and change; your token is then not sent (you can read, not submit)."),
     ]):
         command = option(command)
     return command
@@ -134,11 +143,17 @@ def remote_options(command: Callable[..., None]) -> Callable[..., None]:
 
 @contextmanager
 def remote(server: str, token: str | None, tls_ca: Path | None) -> Iterator[Remote]:
-    """The ladder service at `server`; its failures are one error line."""
+    """The ladder service at `server` (over TLS unless it is local or the
+    command was given --insecure-plaintext); its failures are one error line."""
     from ladder.service.client import Remote, RemoteError
 
+    context = click.get_current_context(silent=True)
+    insecure = bool(context is not None and context.meta.get(INSECURE_PLAINTEXT))
     try:
-        with Remote(server, token=token, tls_ca=tls_ca) as service:
+        with Remote(server, token=token, tls_ca=tls_ca, insecure_plaintext=insecure) as service:
+            if service.withheld:
+                click.echo(f"warning: {server} is reached without TLS (--insecure-plaintext): your token is not sent",
+                           err=True)
             yield service
     except RemoteError as exc:
         raise click.ClickException(str(exc)) from None
@@ -682,12 +697,13 @@ def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | 
 
 
 def print_remote_logs(reply: Any) -> None:
-    """A ladder service's BotLogsReply, printed as `referee logs` prints a local bot's."""
+    """A ladder service's BotLogsReply, printed as `referee logs` prints a
+    local bot's (the log's place is the service's business, not shown)."""
     if reply.has_log:
-        click.echo(f"== {reply.log_path}")
+        click.echo(f"== {safe_line(reply.label)}, its output on the ladder service")
         click.echo(safe_block(reply.text))
-        if reply.rotated_path:
-            click.echo(f"(its older output, rotated out at the size cap, is in {reply.rotated_path})")
+        if reply.rotated:
+            click.echo("(its older output was rotated out at the size cap; the service's operator keeps it)")
     else:
         click.echo(f"{reply.label} has no logs yet (they are written while it plays ladder matches)")
     for forfeit in reply.forfeits:

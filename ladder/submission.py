@@ -44,7 +44,7 @@ import shutil
 import tempfile
 import tomllib
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -199,19 +199,42 @@ def _check_paths(command: Sequence[str], folder: Path, where: str) -> None:
             raise SubmissionError(f"{where}: {word} leads out of the bot's folder; a bot may use only its own files")
 
 
+SCRIPT_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".jar", ".rb", ".pl", ".sh", ".lua", ".php", ".r"})
+"""A command word with one of these endings names a file of the bot's
+folder (the script an interpreter runs), as does one starting with ./"""
+
+
 def _check_program(command: Sequence[str], folder: Path, where: str) -> None:
-    """The first word of the command must be something that can run."""
+    """The first word of the command must be something that can run, and
+    the files it names must be in the bot's folder: the jail runs the
+    command in an empty working folder, so a missing script would otherwise
+    surface as the jail's path of a file that is not there."""
     _check_paths(command, folder, where)
     program = command[0]
     local = folder / program
     if program in PYTHON_NAMES:
-        return
-    if not Path(program).is_absolute() and local.exists():
+        pass
+    elif not Path(program).is_absolute() and local.exists():
         if not local.is_file() or not os.access(local, os.X_OK):
             raise SubmissionError(f"{where}: {program} is not executable; run chmod +x {program}")
-        return
-    if shutil.which(program) is None:
+    elif program.startswith("./"):
+        raise SubmissionError(f"{where}: the command's program {program} does not exist in the bot's folder; "
+                              f"build it there first, or correct `command` in {MANIFEST}")
+    elif shutil.which(program) is None:
         raise SubmissionError(f"{where}: program {program!r} not found in the bot's folder or on PATH")
+    for word in command[1:]:
+        if _names_a_file(word) and not (folder / word).exists():
+            raise SubmissionError(f"{where}: the command names {word}, which does not exist in the bot's folder; "
+                                  f"add {word} to the folder (the command's files are relative to it), "
+                                  f"or correct `command` in {MANIFEST}")
+
+
+def _names_a_file(word: str) -> bool:
+    """Whether a command word is a file of the bot's folder: a script by its
+    ending or a ./ path; options, inline code and globs are not."""
+    if word.startswith("-") or any(char in word for char in " =*?["):
+        return False
+    return word.startswith("./") or Path(word).suffix.lower() in SCRIPT_SUFFIXES
 
 
 def stage(path: Path, staging: Path, limits: Limits) -> Manifest:
@@ -351,17 +374,28 @@ def handshake_games(label: str, announced: Sequence[str], wanted: Sequence[str] 
     return tuple(wanted)
 
 
+Claim = Callable[[str, bool], None]
+"""The ladder service's say over a name: called with the name and whether
+a bot of it is registered, inside the transaction that registers the bot
+(the last step before it commits); raising refuses the submission and
+nothing of it is kept."""
+
+
 def submit(
     store: Store, path: Path, *, name: str | None, version: str | None, games: Sequence[str] = (),
     startup_timeout: float = 10.0, move_time: float = 1.0, limits: Limits = Limits(),
-    variants: Sequence[str] = (),
+    variants: Sequence[str] = (), claim: Claim | None = None, staging_root: Path | None = None,
 ) -> Submitted:
     """Check, copy and register a bot (see the module doc) for `games`
     (default: its bot.toml's, or for a file every game its handshake
     names) and variants (GAME:OPTION=VALUE: `variants` and its bot.toml's;
     when neither names any, every variant its handshake declares).
-    Raises SubmissionError."""
-    staging = store.bots_dir / ".incoming" / uuid.uuid4().hex
+    `claim` (see `Claim`) lets the service refuse the name at the moment
+    it would be registered; `staging_root` is where the copy is staged (in
+    the store's folder; default `bots/.incoming`; the service stages in its
+    upload's folder, which its next start removes after a kill). Raises
+    SubmissionError, or what `claim` raises."""
+    staging = (staging_root or store.bots_dir / ".incoming") / uuid.uuid4().hex
     try:
         manifest = stage(Path(path), staging, limits)
         name = name or manifest.name
@@ -383,11 +417,11 @@ def submit(
         validated, played = validate(folder_command(manifest.command, staging), label, wanted, folder=staging,
                                      startup_timeout=startup_timeout, move_time=move_time, variants=declared)
         twins = tuple(b.label for b in store.bots() if b.content_hash == digest)
-        return _register(store, staging, name, version, digest, manifest, validated, twins, played)
+        return _register(store, staging, name, version, digest, manifest, validated, twins, played, claim)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        if staging.parent.exists() and not any(staging.parent.iterdir()):  # .incoming; bots/ is the store's
-            staging.parent.rmdir()
+        if staging_root is None and staging.parent.exists() and not any(staging.parent.iterdir()):
+            staging.parent.rmdir()  # .incoming; bots/ is the store's
 
 
 def wanted_games(games: Sequence[str], manifest: Manifest) -> tuple[str, ...] | None:
@@ -405,20 +439,32 @@ def wanted_games(games: Sequence[str], manifest: Manifest) -> tuple[str, ...] | 
 
 def _register(
     store: Store, staging: Path, name: str, version: str, digest: str, manifest: Manifest,
-    games: Sequence[str], twins: tuple[str, ...], variants: Sequence[str] = (),
+    games: Sequence[str], twins: tuple[str, ...], variants: Sequence[str] = (), claim: Claim | None = None,
 ) -> Submitted:
-    """Move the staged bot into place and insert it, together or not at all."""
+    """Move the staged bot into place and insert it, together or not at
+    all; `claim` last, inside the transaction. The name's versions are read
+    again inside it: another submission may have registered one meanwhile."""
     relative = Path("bots") / name / digest[:16]
     final = store.root / relative
     private_folders(final.parent)
     try:
         with store.transaction() as conn:
+            existing = store.bot_versions(name)
+            same = [b for b in existing if b.content_hash == digest]
+            if same:
+                return Submitted(same[0].bot_id, name, same[0].version, digest, new=False, games=same[0].games,
+                                 variants=same[0].variants)
+            if version in {b.version for b in existing}:
+                raise SubmissionError(f"{name} {version} was registered by another submission meanwhile; "
+                                      "submit again (or pass another --version)")
             bot_id = store.add_bot(
                 conn, name=name, version=version, content_hash=digest, kind="submitted",
                 command=manifest.command, folder=str(relative), games=games,
                 description=manifest.description, variants=variants,
             )
             staging.rename(final)
+            if claim is not None:
+                claim(name, bool(existing))
     except BaseException:
         if final.exists() and not any(b.content_hash == digest for b in store.bot_versions(name)):
             shutil.rmtree(final, ignore_errors=True)

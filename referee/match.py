@@ -471,8 +471,8 @@ class Match:
         self._seed_salt = fairness.new_salt()
         self._seed_commitment = fairness.commitment(self.seed, self._seed_salt)
         if self._writer is not None:
-            self._writer.write(self._header())
-            self._writer.write({"type": SETUP, "events": [event.to_json() for event in self._setup]})
+            # one write: a record is never left with a header and no setup line
+            self._writer.write(self._header(), {"type": SETUP, "events": [event.to_json() for event in self._setup]})
         self._start_seats(state)
         if self.watch is not None:
             self.watch(state, self._setup)

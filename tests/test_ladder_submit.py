@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 
 from ladder.store import Store
 from referee.cli.main import cli
+from referee.games import game_names
 
 BOT_SOURCE = """\
 from bots.sdk import Bot, serve
@@ -144,7 +145,8 @@ def test_a_file_that_is_not_executable_is_refused(tmp_path: Path, db: Path) -> N
         ('command = "python bot.py"\ngames = "gnadenlos"\n', "games must be a list"),
         ('command = "python bot.py"\ngames = ["gnadenlos"]\nauthor = "me"\n', "unknown key 'author'"),
         ('command = "python bot.py"\ngames = ["chess"]\n', "not gnadenlos"),
-        ('command = "./missing-binary"\ngames = ["gnadenlos"]\n', "not found"),
+        ('command = "./missing-binary"\ngames = ["gnadenlos"]\n', "./missing-binary does not exist in the bot's folder"),
+        ('command = "python mybot.py"\ngames = ["gnadenlos"]\n', "mybot.py, which does not exist in the bot's folder"),
         ('command = "../other-bot/bot"\ngames = ["gnadenlos"]\n', "leads out of the bot's folder"),
         ('command = "python ../other-bot/bot.py"\ngames = ["gnadenlos"]\n', "leads out of the bot's folder"),
         ('command = "/usr/bin/python3 bot.py"\ngames = ["gnadenlos"]\n', "is an absolute path"),
@@ -219,7 +221,9 @@ def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(tmp_path: Path) ->
     example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "bot.toml").write_text(example)
     manifest = read_manifest(tmp_path)
-    assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos",))
+    assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos", "leduc"))
+    games_line = next(line for line in example.splitlines() if line.startswith("games = "))
+    assert set(games_line.split("of: ")[1].split(", ")) == set(game_names())  # every game a bot may list
 
 
 # --------------------------------------------------------------- limits

@@ -1,4 +1,5 @@
-"""`referee serve` (the ladder as a service) and `referee token` (its submitters' tokens).
+"""`referee serve` (the ladder as a service), `referee token` (its submitters' tokens)
+and `referee records` (a bot's finished match records, from the service or the store).
 
 Registered in referee/cli/main.py's command table. `serve` takes the
 ladder's own options (ladder/cli.py), where to listen and, with `--web`,
@@ -15,7 +16,9 @@ the tokens of the data folder the --db names.
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,17 +27,25 @@ import click
 
 from ladder.cli import (
     DEFAULT_MOVE_TIME, MIN_MOVE_TIME, check_cluster_options, config_option, db_option, game_option, open_store,
-    parse_players, parse_variant, scheduler_option, workers_option,
+    parse_players, parse_variant, remote, remote_options, scheduler_option, workers_option,
 )
+from ladder.access import DEFAULT_MAX_NAMES
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.service.quotas import Quotas, Rate
 from ladder.store import StoreError, default_db_path
 from referee.durations import Duration, format_duration
+from referee.games import game_names
+from referee.untrusted import safe_line
 
 if TYPE_CHECKING:
     from ladder.config_file import LadderFile
+    from referee.sandbox.policy import Limits as SandboxLimits
     from ladder.service.events import Broadcaster
+    from ladder.service.addresses import Listen
+    from ladder.service.server import Shutdown, Tls
 
 DEFAULT_LISTEN = "127.0.0.1:50061"
+QUOTAS = Quotas()
 
 
 @click.command()
@@ -63,6 +74,19 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
               help="Refuse a submitted bot of more files and folders than this.")
 @click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
               help="Refuse a submitted bot whose folders nest deeper than this.")
+@click.option("--max-names-per-token", type=click.IntRange(min=1), default=DEFAULT_MAX_NAMES, show_default=True,
+              help="Bot names one submitter's token may hold.")
+@click.option("--submits-per-hour", type=click.FloatRange(min=0.01), default=QUOTAS.submits.per_second * 3600,
+              show_default=True, help="Submissions one client (token, else host) may make an hour, in bursts of "
+                                      f"{QUOTAS.submits.burst:g} (or a tenth of an hour's).")
+@click.option("--calls-per-second", type=click.FloatRange(min=0.01), default=QUOTAS.reads.per_second,
+              show_default=True, help="Other calls one client may make a second, in bursts of three times as many.")
+@click.option("--max-watchers", type=click.IntRange(min=1), default=QUOTAS.streams, show_default=True,
+              help="Live streams (Watch) open at once.")
+@click.option("--max-watchers-per-client", type=click.IntRange(min=1), default=QUOTAS.streams_per_client,
+              show_default=True, help="Live streams one client may have open.")
+@click.option("--watch-lifetime", type=Duration(minimum=1.0), default=format_duration(QUOTAS.watch_lifetime),
+              show_default=True, help="How long one live stream lives (then the reader watches again).")
 @click.option("--web", default=None, metavar="[HOST:]PORT",
               help="Also serve the live standings page here (HTTP, on 127.0.0.1 unless HOST is given; 0: any port).")
 @game_option
@@ -70,35 +94,62 @@ DEFAULT_LISTEN = "127.0.0.1:50061"
 @config_option(exposed=True)
 def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Path | None, scheduler: str | None,
           workers: int | None, move_time: float, players: str, no_duplicate: bool, no_builtins: bool,
-          seed: int | None, variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int, web: str | None,
-          game: str, db_path: Path | None, ladder_file: LadderFile | None) -> None:
+          seed: int | None, variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int,
+          max_names_per_token: int, submits_per_hour: float, calls_per_second: float, max_watchers: int,
+          max_watchers_per_client: int, watch_lifetime: float, web: str | None, game: str,
+          db_path: Path | None, ladder_file: LadderFile | None) -> None:
     """Run the ladder continuously and answer its API (submissions, standings, live stream)."""
+    from ladder.service.server import ServiceError, Shutdown, Tls, check_listen, parse_listen
+
+    echo: Callable[[str], None] = lambda line: click.echo(line, err=True)  # noqa: E731
+    shutdown = Shutdown(echo)
+    shutdown.install()  # first: a signal while it starts stops it as any other
+    try:
+        check_cluster_options(workers, scheduler)
+        if (tls_cert is None) != (tls_key is None):
+            raise click.UsageError("--tls-cert and --tls-key go together: give both, or neither")
+        tls = Tls(tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None
+        try:
+            where = parse_listen(listen)
+            tokens = check_listen(where, tls, require_tokens)
+        except ServiceError as exc:
+            raise click.BadParameter(str(exc), param_hint="--listen") from None
+        quotas = Quotas(submits=Rate(submits_per_hour / 3600, min(submits_per_hour, max(QUOTAS.submits.burst,
+                                                                                         submits_per_hour / 6))),
+                        reads=Rate(calls_per_second, 3 * calls_per_second), streams=max_watchers,
+                        streams_per_client=max_watchers_per_client, watch_lifetime=watch_lifetime)
+        limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
+        run_service(db_path, game, parse_players(players, game), parse_variant(variants, game), seed, no_duplicate,
+                    no_builtins, scheduler, workers, move_time, limits,
+                    ladder_file.limits if ladder_file is not None else None, max_names_per_token, quotas, where,
+                    tls, tokens, parse_web(web) if web is not None else None, echo, shutdown)
+    except KeyboardInterrupt:
+        pass
+    echo("stopped: rated matches are kept; running ones are played when the service starts again")
+
+
+def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant: dict[str, str], seed: int | None,
+                no_duplicate: bool, no_builtins: bool, scheduler: str | None, workers: int | None,
+                move_time: float, limits: Limits, bot_limits: SandboxLimits | None, max_names: int, quotas: Quotas,
+                where: Listen, tls: Tls | None, tokens: bool, page_at: tuple[str, int] | None, echo: Callable[[str], None],
+                shutdown: Shutdown) -> None:
+    """The service: the store held, the API and page started, the ladder
+    played until Ctrl-C or SIGTERM (KeyboardInterrupt, which this lets through).
+    `limits` bound a submission's files, `bot_limits` (the config file's,
+    or the sandbox's defaults) each bot's process tree."""
     from ladder.access import Access
     from ladder.cluster import ClusterError, open_pool
     from ladder.roster import register_builtins
     from ladder.rule_set_names import heading, rule_set_of
     from ladder.scheduler import LadderConfig
-    from ladder.service.api import ServiceSettings, remove_stale_uploads
+    from ladder.service.api import LadderCalls, ServiceSettings, remove_stale_uploads
+    from ladder.service.audit import AuditLog
     from ladder.service.events import Broadcaster
-    from ladder.service.server import (
-        STOP_GRACE, ServiceError, Tls, check_listen, parse_listen, run_ladder, start_api, stop_on_sigterm,
-    )
+    from ladder.service.server import STOP_GRACE, ServiceError, run_ladder, start_api
+    from ladder.service.servicer import LadderServicer
     from referee.sandbox import capabilities
 
-    check_cluster_options(workers, scheduler)
-    sizes = parse_players(players, game)
-    variant = parse_variant(variants, game)
     rule_set = rule_set_of(game, variant)
-    if (tls_cert is None) != (tls_key is None):
-        raise click.UsageError("--tls-cert and --tls-key go together: give both, or neither")
-    tls = Tls(tls_cert, tls_key) if tls_cert is not None and tls_key is not None else None
-    try:
-        where = parse_listen(listen)
-        tokens = check_listen(where, tls, require_tokens)
-    except ServiceError as exc:
-        raise click.BadParameter(str(exc), param_hint="--listen") from None
-    limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
-    page_at = parse_web(web) if web is not None else None
     with open_store(db_path) as store, ExitStack() as held:
         try:  # one ladder per store: the service is the store's one owner
             held.enter_context(store.run_lock())
@@ -107,36 +158,35 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
         remove_stale_uploads(store.root)
         if not no_builtins:
             register_builtins(store, game)
-        access = Access(store.root)
+        access = Access(store.root, max_names=max_names)
         held.callback(access.close)
+        for name in access.release_unregistered({bot.name for bot in store.bots()}):
+            echo(f"released the name {name!r}: its submission was cut off before its bot was registered")
         events = Broadcaster()
-        held.callback(events.close)
+        settings = ServiceSettings(store.path, game, limits, tokens, rule_set)
+        servicer = LadderServicer(LadderCalls(settings, access, AuditLog(store.root)), events, quotas)
         try:
-            server = start_api(ServiceSettings(store.path, game, limits, tokens, rule_set), access, events, where, tls)
+            server = start_api(servicer, where, tls)
         except ServiceError as exc:
             raise click.ClickException(str(exc)) from None
         held.callback(server.stop, STOP_GRACE)
-        click.echo(capabilities().summary(), err=True)
+        held.callback(events.close)  # first: the live streams end at once, before the API stops
+        echo(capabilities().summary())
         if page_at is not None:
-            click.echo(f"live page: {start_page(store.path, game, rule_set, events, page_at, held)}", err=True)
-        click.echo(f"serving the {heading(game, rule_set)} on {where.address} (tokens {'required' if tokens else 'optional'}, "
-                   f"TLS {'on' if tls else 'off'}); Ctrl-C stops it", err=True)
-        stop_on_sigterm()
+            echo(f"live page: {start_page(store.path, game, rule_set, events, page_at, held)}")
+        echo(f"serving the {heading(game, rule_set)} on {where.address} (tokens {'required' if tokens else 'optional'}, "
+             f"TLS {'on' if tls else 'off'}); Ctrl-C stops it")
         config = LadderConfig(game=game, matches=sys.maxsize, sizes=sizes, duplicate=not no_duplicate,
                               variant=variant, seed=seed, builtins=not no_builtins)
 
         def pool() -> object:
             try:
                 return open_pool(scheduler, move_time, workers=workers, logs_dir=store.logs_dir,
-                                 limits=ladder_file.limits if ladder_file is not None else None)
+                                 limits=bot_limits)
             except ClusterError as exc:
                 raise click.ClickException(str(exc)) from None
 
-        try:
-            run_ladder(store, config, pool, events, lambda line: click.echo(line, err=True))  # type: ignore[arg-type]
-        except KeyboardInterrupt:
-            pass
-        click.echo("stopped: rated matches are kept; running ones are played when the service starts again", err=True)
+        run_ladder(store, config, pool, events, echo, shutdown)  # type: ignore[arg-type]
 
 
 def parse_web(value: str) -> tuple[str, int]:
@@ -218,3 +268,71 @@ def token_revoke(name: str, db_path: Path | None) -> None:
     finally:
         access.close()
     click.echo(f"revoked the token of {name}")
+
+
+MATCH_ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$")
+"""A match id fit to be a file name (a service's answer is not trusted to be one)."""
+
+
+@click.command()
+@click.argument("name")
+@click.option("--version", default=None, help="Only the matches of this version (default: every version).")
+@click.option("--game", default="", help="Only the matches of this game (default: every game).")
+@click.option("--latest", type=click.IntRange(min=1), default=None, help="Only the latest N records.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("records"), show_default=True,
+              help="The folder to put them in (made if missing); records already there are kept.")
+@db_option
+@remote_options
+def records(name: str, version: str | None, game: str, latest: int | None, out: Path, db_path: Path | None,
+            server: str | None, token: str | None, tls_ca: Path | None) -> None:
+    """Download the records of a bot's finished matches (with --server: your own bot's, from the ladder service).
+
+    A match's record is given once its duplicate deal has been played in
+    every seat rotation (before, it would show the deal of matches to
+    come); each is written as OUT/MATCH_ID.jsonl, for `referee replay` and
+    `referee view`.
+    """
+    from ladder.service.api import revealable_records
+    from referee.files import private_folders
+
+    if game and game not in game_names():
+        raise click.BadParameter(f"no game {game!r}; the referee runs {', '.join(game_names())}", param_hint="--game")
+    private_folders(out)
+    written = kept = withheld = 0
+    if server is not None:
+        with remote(server, token, tls_ca) as service:
+            for item in service.records(name, version=version, game=game, limit=latest or 0):
+                if item.WhichOneof("item") == "withheld":
+                    withheld = item.withheld
+                elif not MATCH_ID.match(item.record.match_id):
+                    click.echo(f"warning: skipped a record with the unusable match id "
+                               f"{safe_line(item.record.match_id, 80)!r}", err=True)
+                elif _keep(out, item.record.match_id, item.record.record):
+                    written += 1
+                else:
+                    kept += 1
+    else:
+        with open_store(db_path, create=False) as store:
+            if not store.bot_versions(name):
+                raise click.ClickException(f"no bot named {name!r}; `referee bots` lists them")
+            found, withheld = revealable_records(store, name, version or "", game)
+            for stored in found[-latest:] if latest else found:
+                if _keep(out, stored.match_id, stored.path.read_bytes()):
+                    written += 1
+                else:
+                    kept += 1
+    click.echo(f"wrote {written} records of {safe_line(name, 60)} into {out}"
+               + (f" ({kept} were there already)" if kept else "")
+               + (f"; {withheld} more are withheld until their deal has been played in every seat rotation"
+                  if withheld else ""))
+
+
+def _keep(folder: Path, match_id: str, record: bytes) -> bool:
+    """Write `record` as folder/MATCH_ID.jsonl unless it is there; whether it was written."""
+    from referee.files import write_atomically
+
+    path = folder / f"{match_id}.jsonl"
+    if path.exists():
+        return False
+    write_atomically(path, record.decode("utf-8", errors="replace"))
+    return True

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "logs": "ladder.cli:logs",
     "serve": "ladder.service.cli:serve",
     "token": "ladder.service.cli:token",
+    "records": "ladder.service.cli:records",
 }
 """Command name -> "module:attribute" of its click command."""
 
