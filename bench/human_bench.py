@@ -115,7 +115,7 @@ def play_one(driver: Any, setting: Setting, seed: int, figures: Figures) -> None
     def run() -> None:
         try:
             run_match(setting.game, seats, seed=seed, variant=dict(setting.variant),
-                      time_control=TimeControl(move_time=60.0), on_event=server.pages.record)
+                      time_control=TimeControl(move_time=60.0), on_event=server.pages.recorder(server.pages.desks))
         except BaseException as exc:  # shown below, in the main thread
             failed.append(exc)
 

@@ -78,7 +78,7 @@ def match_with_pages(tmp_path: Path, game: str, players: int, people: list[int],
         for thread in threads:
             thread.start()
         result = run_match(game, seats, seed=seed, variant=variant, time_control=TimeControl(move_time=move_time),
-                           record_path=record, on_event=server.pages.record)
+                           record_path=record, on_event=server.pages.recorder(server.pages.desks))
         for thread in threads:
             thread.join(timeout=60)
     if failed:

@@ -22,15 +22,11 @@ from rich.console import Console
 from referee.records import Entry
 from referee.seats.person import PersonSeat
 from referee.seats.person.terminal import TerminalDesk
-from referee.web.seat_server import SeatServer
+from referee.web.seat_server import LINGER, SeatServer
 
 BROWSER = "human"
 TERMINAL = "human-tty"
 PERSON_SPECS = (BROWSER, TERMINAL)
-PERSON_MOVE_TIME = 300.0
-"""A person's time per decision when --move-time is not given: 5 minutes."""
-LINGER = 300.0
-"""Seconds the pages stay served after the match, for their viewer links."""
 
 
 def is_person(spec: str) -> bool:
@@ -56,6 +52,7 @@ class People:
     def __init__(self, game: str, specs: Sequence[str], say: Callable[[str], None]) -> None:
         self.say = say
         self.server: SeatServer | None = None
+        self._recorder: Callable[[Entry], None] | None = None
         self.seats: dict[int, PersonSeat] = {}
         self.urls: dict[int, str] = {}
         for seat, spec in enumerate(specs):
@@ -99,7 +96,9 @@ class People:
     def record(self, entry: Entry) -> None:
         """A record line (for each page's viewer at the end)."""
         if self.server is not None:
-            self.server.pages.record(entry)
+            if self._recorder is None:
+                self._recorder = self.server.pages.recorder(self.server.pages.desks)
+            self._recorder(entry)
 
     def linger(self) -> None:
         """After the match, keep the pages served for their viewer links."""

@@ -41,7 +41,7 @@ from rich.console import Console
 from rich.text import Text
 
 from referee.builtins import BUILTIN_BOTS, BotCommand, BotCommandError, is_builtin, resolve_bot
-from referee.cli.people import PERSON_MOVE_TIME, PERSON_SPECS, People, check_people, is_person
+from referee.cli.people import PERSON_SPECS, People, check_people, is_person
 from referee.durations import DURATION, DURATION_OR_ZERO
 from referee.games import load_game
 from referee.cli.variants import HELP, read_variant, variant_option
@@ -50,6 +50,7 @@ from referee.protocol.faults import BotFault
 from referee.match import MatchResult, RefereeError, UndeclaredVariant, run_match
 from referee.process import BotProcess, bot_log_path
 from referee.seats import Seat
+from referee.seats.person import PERSON_MOVE_TIME
 from referee.sandbox import capabilities
 from botsdk.contract import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry

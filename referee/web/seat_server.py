@@ -35,7 +35,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -59,6 +59,8 @@ GONE_AFTER = POLL_WAIT + 10.0
 BODY_LIMIT = 1024
 """The most bytes an answer's body may have (one small JSON object)."""
 SECRET_BYTES = 24
+LINGER = 300.0
+"""Seconds a finished match's pages stay served, at most, for their viewer links."""
 
 HEADERS = {
     "Cache-Control": "no-store",
@@ -209,11 +211,11 @@ class Reply:
     """Called once the reply is written (the server may stop after it)."""
 
 
-def _text(status: HTTPStatus, text: str) -> Reply:
+def text_reply(status: HTTPStatus, text: str) -> Reply:
     return Reply(status, body=(text + "\n").encode())
 
 
-NOT_FOUND = _text(HTTPStatus.NOT_FOUND, "not found")
+NOT_FOUND = text_reply(HTTPStatus.NOT_FOUND, "not found")
 
 
 class SeatPages:
@@ -221,34 +223,48 @@ class SeatPages:
 
     def __init__(self) -> None:
         self._desks: list[BrowserDesk] = []
-        self._lines: list[str] = []
+        self._guard = threading.Lock()
         self._pages: dict[str, tuple[str, str]] = {}
 
     @property
     def desks(self) -> list[BrowserDesk]:
-        return list(self._desks)
+        with self._guard:
+            return list(self._desks)
 
     def add(self, game: str, desk_type: type[BrowserDesk] = BrowserDesk) -> BrowserDesk:
         """A new seat's desk (a `desk_type`), with a fresh secret."""
         desk = desk_type(secrets.token_urlsafe(SECRET_BYTES), game)
-        self._desks.append(desk)
+        with self._guard:
+            self._desks.append(desk)
         return desk
+
+    def remove(self, desk: BrowserDesk) -> None:
+        """The seat's page is gone for good (its match over, its viewer seen)."""
+        desk.close()
+        with self._guard:
+            self._desks.remove(desk)
 
     @staticmethod
     def path(desk: BrowserDesk) -> str:
         return f"{PREFIX}{desk.secret}/"
 
-    def record(self, entry: Entry) -> None:
-        """A line of the match's record (`run_match`'s on_event); at the
-        footer, each page may open its seat's view of the match."""
-        self._lines.append(json.dumps(entry))
-        if entry["type"] == FOOTER:
-            record = parse_record(self._lines, source="the match")
-            for desk in self._desks:
-                desk.finished(_viewer_of(record, desk.seat))
+    @staticmethod
+    def recorder(desks: Sequence[BrowserDesk]) -> Callable[[Entry], None]:
+        """A listener for one match's record lines (`run_match`'s on_event):
+        at its footer, each of `desks` (the match's pages) may open its
+        seat's view of the match."""
+        lines: list[str] = []
+
+        def record(entry: Entry) -> None:
+            lines.append(json.dumps(entry))
+            if entry["type"] == FOOTER:
+                record = parse_record(lines, source="the match")
+                for desk in desks:
+                    desk.finished(_viewer_of(record, desk.seat))
+        return record
 
     def close(self) -> None:
-        for desk in self._desks:
+        for desk in self.desks:
             desk.close()
 
     # -------------------------------------------------------------- requests
@@ -259,9 +275,10 @@ class SeatPages:
         (scheme://host:port), the only ones it answers (Host) and takes
         answers from (Origin)."""
         allowed = set(origins)
-        named = {name.lower(): value for name, value in headers.items()}
-        if f"http://{named.get('host', '')}" not in allowed:
-            return _text(HTTPStatus.MISDIRECTED_REQUEST, "this server answers only to its own address")
+        named = lower_case(headers)
+        refused = refused_host(named, allowed)
+        if refused is not None:
+            return refused
         url = urlsplit(target)
         if not url.path.startswith(PREFIX):
             return NOT_FOUND
@@ -269,8 +286,8 @@ class SeatPages:
         desk = self._find(secret)
         if desk is None:
             return NOT_FOUND
-        if rest in ("poll", "answer") and named.get("sec-fetch-site", "same-origin") != "same-origin":
-            return _text(HTTPStatus.FORBIDDEN, "only the seat's own page may ask this")
+        if rest in ("poll", "answer") and not same_site(named):
+            return text_reply(HTTPStatus.FORBIDDEN, "only the seat's own page may ask this")
         if method == "GET" and rest == "":
             return self._page(desk.game)
         if method == "GET" and rest == "poll":
@@ -283,7 +300,7 @@ class SeatPages:
 
     def _find(self, secret: str) -> BrowserDesk | None:
         found = None
-        for desk in self._desks:  # every secret compared, in constant time each
+        for desk in self.desks:  # every secret compared, in constant time each
             if hmac.compare_digest(desk.secret.encode(), secret.encode()):
                 found = desk
         return found
@@ -291,7 +308,7 @@ class SeatPages:
     def _page(self, game: str) -> Reply:
         if game not in self._pages:
             scripts = [static_text("referee.web", "static/seat.js")]
-            self._pages[game] = (seat_page_html(game), _policy(scripts, connect_self=True))
+            self._pages[game] = (seat_page_html(game), page_policy(scripts, connect_self=True))
         page, policy = self._pages[game]
         return Reply(HTTPStatus.OK, "text/html; charset=utf-8", page.encode(), {"Content-Security-Policy": policy})
 
@@ -300,9 +317,9 @@ class SeatPages:
         try:
             seen = int(parse_qs(query).get("after", ["0"])[0])
         except ValueError:
-            return _text(HTTPStatus.BAD_REQUEST, "after must be a number")
+            return text_reply(HTTPStatus.BAD_REQUEST, "after must be a number")
         if seen < 0:
-            return _text(HTTPStatus.BAD_REQUEST, "after must be 0 or more")
+            return text_reply(HTTPStatus.BAD_REQUEST, "after must be 0 or more")
         count, messages, open_now = desk.messages_after(seen, POLL_WAIT)
         body = '{"next":%d,"open":%s,"messages":[%s]}' % (count, json.dumps(open_now), ",".join(messages))
         return Reply(HTTPStatus.OK, "application/json", body.encode())
@@ -310,27 +327,26 @@ class SeatPages:
     @staticmethod
     def _answer(desk: BrowserDesk, headers: Mapping[str, str], body: bytes, allowed: set[str]) -> Reply:
         """`headers` by lower-case name."""
-        if headers.get("origin") not in allowed:
-            return _text(HTTPStatus.FORBIDDEN, "an answer must come from the seat's own page")
-        if not headers.get("content-type", "").startswith("application/json"):
-            return _text(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "an answer is JSON")
+        refused = refused_post(headers, allowed, "an answer must come from the seat's own page")
+        if refused is not None:
+            return refused
         try:
             answer = json.loads(body)
             request, choice = answer["request"], answer["choice"]
         except (ValueError, TypeError, KeyError):
-            return _text(HTTPStatus.BAD_REQUEST, 'an answer is {"request": ID, "choice": INDEX}')
+            return text_reply(HTTPStatus.BAD_REQUEST, 'an answer is {"request": ID, "choice": INDEX}')
         if type(request) is not int or type(choice) is not int:
-            return _text(HTTPStatus.BAD_REQUEST, "request and choice are whole numbers")
+            return text_reply(HTTPStatus.BAD_REQUEST, "request and choice are whole numbers")
         status = desk.submit(request, choice)
-        return _text(status, {HTTPStatus.OK: "taken", HTTPStatus.CONFLICT: "not the open request",
+        return text_reply(status, {HTTPStatus.OK: "taken", HTTPStatus.CONFLICT: "not the open request",
                               HTTPStatus.UNPROCESSABLE_ENTITY: "no such choice"}[status])
 
     @staticmethod
     def _viewer(desk: BrowserDesk) -> Reply:
         if desk.viewer is None:
-            return _text(HTTPStatus.NOT_FOUND, "the match is not over yet")
+            return text_reply(HTTPStatus.NOT_FOUND, "the match is not over yet")
         page = desk.viewer()
-        policy = _policy([static_text("referee.web", "static/viewer.js")])
+        policy = page_policy([static_text("referee.web", "static/viewer.js")])
 
         def sent() -> None:
             desk.viewer_opened = True
@@ -338,7 +354,47 @@ class SeatPages:
                      sent)
 
 
-def _policy(scripts: Sequence[str], connect_self: bool = False) -> str:
+def lower_case(headers: Mapping[str, str]) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
+
+
+def refused_host(headers: Mapping[str, str], origins: Collection[str]) -> Reply | None:
+    """A request that names another host than this server (`headers` by
+    lower-case name): a page of another site that resolves its own name to
+    this machine (DNS rebinding) gives itself away so."""
+    if f"http://{headers.get('host', '')}" not in origins:
+        return text_reply(HTTPStatus.MISDIRECTED_REQUEST, "this server answers only to its own address")
+    return None
+
+
+def same_site(headers: Mapping[str, str]) -> bool:
+    """Not sent by another site's page (Sec-Fetch-Site; a client without it is no browser)."""
+    return headers.get("sec-fetch-site", "same-origin") == "same-origin"
+
+
+def refused_post(headers: Mapping[str, str], origins: Collection[str], who: str) -> Reply | None:
+    """A POST that does not come from this server's own page: its Origin,
+    Sec-Fetch-Site, or a body that is not JSON (which another site's form
+    can send without asking first)."""
+    if headers.get("origin") not in origins or not same_site(headers):
+        return text_reply(HTTPStatus.FORBIDDEN, who)
+    if not headers.get("content-type", "").startswith("application/json"):
+        return text_reply(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON")
+    return None
+
+
+def until_left(desks: Sequence[BrowserDesk], timeout: float) -> None:
+    """Wait until every one of `desks` (pages of a finished match) has opened
+    its viewer or is gone, at most `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        if all(desk.viewer_opened or desk.gone(now) for desk in desks):
+            return
+        time.sleep(0.2)
+
+
+def page_policy(scripts: Sequence[str], connect_self: bool = False) -> str:
     """The page's own policy, sent as a header too, where it can also forbid framing."""
     return content_policy(scripts, connect_self=connect_self) + "; frame-ancestors 'none'"
 
@@ -392,12 +448,7 @@ class SeatServer(ThreadingHTTPServer):
     def linger(self, timeout: float) -> None:
         """After the match: serve until every page has opened its viewer or
         is gone, at most `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            now = time.monotonic()
-            if all(desk.viewer_opened or desk.gone(now) for desk in self.pages.desks):
-                return
-            time.sleep(0.2)
+        until_left(self.pages.desks, timeout)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A page closed or reloaded while its poll was answered: nothing to say."""
@@ -433,19 +484,24 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if not 0 <= length <= BODY_LIMIT:
             self.close_connection = True
-            self._reply(_text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"an answer is at most {BODY_LIMIT} bytes"))
+            self._reply(text_reply(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"an answer is at most {BODY_LIMIT} bytes"))
             return
         body = self.rfile.read(length)
         self._reply(self.server.pages.handle("POST", self.path, dict(self.headers.items()), body, self.server.origins))
 
     def _reply(self, reply: Reply) -> None:
-        self.send_response(reply.status)
-        self.send_header("Content-Type", reply.content_type)
-        self.send_header("Content-Length", str(len(reply.body)))
-        for name, value in {**HEADERS, **reply.headers}.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(reply.body)
-        self.wfile.flush()
-        if reply.sent is not None:
-            reply.sent()
+        send_reply(self, reply)
+
+
+def send_reply(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
+    """Write `reply` with the headers every reply of a seat page has (`HEADERS`)."""
+    handler.send_response(reply.status)
+    handler.send_header("Content-Type", reply.content_type)
+    handler.send_header("Content-Length", str(len(reply.body)))
+    for name, value in {**HEADERS, **reply.headers}.items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    handler.wfile.write(reply.body)
+    handler.wfile.flush()
+    if reply.sent is not None:
+        reply.sent()

@@ -32,6 +32,8 @@ from referee.seats.person.menu import Menu, menu_for
 
 PERSON = "person"
 """The seat kind the record's header names for a person (docs/records.md)."""
+PERSON_MOVE_TIME = 300.0
+"""A person's time per decision unless told otherwise: 5 minutes."""
 
 
 class DeskClosed(Exception):
