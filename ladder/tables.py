@@ -37,7 +37,7 @@ from ladder.store import BotRow, Store
 from referee.builtins import resolve_bot_command
 from referee.files import private_folders
 from referee.games import load_game
-from referee.match import RefereeError, run_match
+from referee.match import run_match
 from referee.process import BotProcess
 from referee.protocol.faults import BotFault
 from referee.sandbox import SandboxPolicy
@@ -137,27 +137,31 @@ class PersonTables:
         return chosen
 
     def _play(self, table: _Table, rows: list[BotRow], seat: int) -> None:
-        """Start the bots, play the match, close the bots; keep the page for its viewer a while."""
+        """Start the bots, play the match, close the bots; keep the page for
+        its viewer a while; then the table's place is free."""
         try:
-            table.bots = [self._start(row) for row in rows]
-            players: list[BotProcess | Seat] = list(table.bots)
-            players.insert(seat, PersonSeat(table.desk, f"person:{table.holder}"))
-            private_folders(self.records)
-            match_id = f"table-{random.SystemRandom().getrandbits(48):012x}"
-            run_match(self.game, players, seed=random.SystemRandom().randrange(2**32), variant=self.variant,
-                      time_control=TimeControl(move_time=self.move_time), match_id=match_id,
-                      record_path=self.records / f"{match_id}.jsonl",
-                      on_event=self.pages.recorder([table.desk]))
-        except (RefereeError, OSError, ValueError) as exc:
-            log.warning("a person's table failed: %s", safe_line(exc))
+            try:
+                table.bots = [self._start(row) for row in rows]
+                players: list[BotProcess | Seat] = list(table.bots)
+                # the record names the token's holder; the bots are told only that a person plays
+                players.insert(seat, PersonSeat(table.desk, f"person:{table.holder}", "person"))
+                private_folders(self.records)
+                match_id = f"table-{random.SystemRandom().getrandbits(48):012x}"
+                run_match(self.game, players, seed=random.SystemRandom().randrange(2**32), variant=self.variant,
+                          time_control=TimeControl(move_time=self.move_time), match_id=match_id,
+                          record_path=self.records / f"{match_id}.jsonl",
+                          on_event=self.pages.recorder([table.desk]))
+            finally:
+                for bot in table.bots:
+                    bot.close()
+            until_left([table.desk], LINGER)
+        except Exception as exc:  # the service goes on; the person's page says the seat is the referee's
+            log.warning("a person's table failed: %s", safe_line(repr(exc)))
             table.desk.dismissed()
         finally:
-            for bot in table.bots:
-                bot.close()
-        until_left([table.desk], LINGER)
-        with self._guard:
-            self._tables.remove(table)
-        self.pages.remove(table.desk)
+            with self._guard:
+                self._tables.remove(table)
+            self.pages.remove(table.desk)
 
     def _start(self, row: BotRow) -> BotProcess:
         """`row`'s bot in its jail, as a ladder worker starts it (ladder/runner.py)."""

@@ -79,21 +79,24 @@ class Desk(abc.ABC):
 
 
 class PersonSeat(Seat):
-    """A person at `desk` in one seat of a match; `label` names them in the record."""
+    """A person at `desk` in one seat of a match; `label` names them in the
+    record, `name` (by default the label) to the other seats."""
 
     kind = PERSON
     waits = True
 
-    def __init__(self, desk: Desk, label: str = "human") -> None:
+    def __init__(self, desk: Desk, label: str = "human", name: str | None = None) -> None:
         self.desk = desk
         self.label = label
+        self.name = name or label
+        """What the other seats are told the person is called (their `seat_names`)."""
         self._game = ""
         self._request: Request | None = None
         self._sent = 0.0
 
     @property
     def info(self) -> SeatInfo:
-        return SeatInfo(label=self.label, name=self.label, version=PERSON)
+        return SeatInfo(label=self.label, name=self.name, version=PERSON)
 
     def start(self, start: MatchStart) -> None:
         self._game = start.game
