@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 
 # The bot SDK distribution (sdk/python/) first: the project depends on it
 # and it is not on PyPI.
-$(STAMP): pyproject.toml sdk/python/pyproject.toml
+$(STAMP): pyproject.toml setup.py sdk/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ./sdk/python
