@@ -248,3 +248,35 @@ def test_names_from_bots_reach_the_page_only_as_data(tmp_path: Path) -> None:
     assert "⁅1⁆" in everything_but_names  # the name's mark stands where the name goes
     script = next(text for text in clients[0].received if "seatPage" in text)
     assert script.count("innerHTML") == 1, "the page's script writes HTML in one place only (the tables)"
+
+
+def test_an_idle_page_is_late_and_struck_and_plays_on_when_it_answers(tmp_path: Path) -> None:
+    """A page that does not answer (closed, or its person away) gets a
+    timeout like any seat: a strike, the referee's fallback, the bank
+    emptied; the page is told, and its next answer is taken as usual."""
+    record = tmp_path / "idle.jsonl"
+    with seat_server() as server:
+        desk = server.pages.add("leduc")
+        client = PageClient(server.url(desk))
+        rules = load_game("leduc")
+        done: list[MatchResult] = []
+        thread = threading.Thread(target=lambda: done.append(run_match(
+            "leduc", [PersonSeat(desk), heuristic_seat(rules)], seed=BIG_SEED,
+            time_control=TimeControl(move_time=0.3, time_bank=0.2), record_path=record)))
+        thread.start()
+        messages: list[dict[str, Any]] = []
+        answered = 0
+        while not any(m["type"] == "end" for m in messages):
+            reply = client.poll(len(messages))
+            messages += reply["messages"]
+            if any(m["type"] == "expired" for m in messages) and reply["open"] is not None and not answered:
+                answered = reply["open"]["request"]
+                assert client.answer(answered, 0) == 200
+        thread.join()
+    expired = [m["request"] for m in messages if m["type"] == "expired"]
+    assert expired and expired[0] == 1, "the first request ran out and the page was told"
+    lines = [line for entry in read_record(record).decisions for line in entry["seats"] if line["seat"] == 0]
+    first = lines[0]
+    assert first["by"] == "referee" and first["strike"]["reason"] == "timeout" and first["bank"] == 0.0
+    assert answered > 1 and lines[answered - 1]["by"] == "bot" and "strike" not in lines[answered - 1]
+    assert done[0].seats[0].strikes == len(expired)

@@ -4,7 +4,9 @@
 whose desk is a `BrowserDesk`: a queue of messages for its page (made by
 referee.web.seat_page from what the seat is told) and the slot its answer
 comes through. `SeatPages` answers the requests of every seat's page;
-`SeatServer` serves them on 127.0.0.1 at a free port, for one match.
+`SeatServer` serves them on 127.0.0.1 at a free port, for one match (the
+ladder service's live page serves them too, for a person's tables:
+ladder/tables.py).
 
 A page and its visitor are untrusted. So:
 
