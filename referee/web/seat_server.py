@@ -257,13 +257,13 @@ class SeatPages:
         seat's view of the match."""
         lines: list[str] = []
 
-        def record(entry: Entry) -> None:
+        def listen(entry: Entry) -> None:
             lines.append(json.dumps(entry))
             if entry["type"] == FOOTER:
-                record = parse_record(lines, source="the match")
+                match = parse_record(lines, source="the match")
                 for desk in desks:
-                    desk.finished(_viewer_of(record, desk.seat))
-        return record
+                    desk.finished(_viewer_of(match, desk.seat))
+        return listen
 
     def close(self) -> None:
         for desk in self.desks:
