@@ -34,16 +34,16 @@ COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7]|4[0-8]|10[0-7])[;m]")
 
 
 class Tmux:
-    """A terminal of `width` columns on a tmux server of its own."""
+    """A terminal of `width` columns on a tmux server of its own (its socket in `folder`)."""
 
-    def __init__(self, width: int = 80, height: int = 60) -> None:
+    def __init__(self, folder: Path, width: int = 80, height: int = 60) -> None:
         if shutil.which("tmux") is None:
             pytest.fail("tmux is needed: apt-get install -y tmux (`make test-packages` does it)", pytrace=False)
-        self.socket = f"referee-person-{uuid.uuid4().hex[:8]}"
+        self.socket = str(folder / f"tmux-{uuid.uuid4().hex[:8]}")
         self.width, self.height = width, height
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True).stdout
+        return subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, check=True).stdout
 
     def start(self, command: str) -> None:
         self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "play", "-x", str(self.width), "-y",
@@ -60,7 +60,7 @@ class Tmux:
         self.tmux("send-keys", "-t", "play", text, "Enter")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], check=False, capture_output=True)
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], check=False, capture_output=True)
 
 
 @pytest.mark.parametrize("game,bots", [("leduc", ["random"]), ("gnadenlos", ["random", "random"])])
@@ -69,7 +69,7 @@ def test_a_person_plays_at_the_terminal_by_number(tmp_path: Path, game: str, bot
     done = tmp_path / "done"
     command = " ".join([*REFEREE, "play", "--game", game, "--seed", "12", "--move-time", "30s", "--record",
                         str(record), "--bot", "human-tty", *(word for bot in bots for word in ("--bot", bot))])
-    terminal = Tmux()
+    terminal = Tmux(tmp_path)
     terminal.start(f"cd {Path.cwd()} && NO_COLOR=1 {command}; echo status $? > {done}; sleep 600")
     rng = random.Random(12)
     answered = 0
