@@ -7,7 +7,10 @@ that another process fills) starts this server beside the run, and
 - `/`: the report page (ladder/report_page.py) in live mode;
 - `/events`: server-sent events, one message with the report's data each
   time a finished match is rated (the page redraws from it);
-- `/match/<id>`: the viewer of a finished match, made from its record.
+- `/match/<id>`: the viewer of a finished match, made from its record;
+- beside the service, on 127.0.0.1: `/play`, where a token holder opens a
+  table against the ladder's bots, and the seat pages it is played on
+  (ladder/tables.py).
 
 It only reads the store, through a connection of its own per request, so
 it never gets in the ladder's way. Beside a batch run it learns of new
@@ -38,6 +41,8 @@ from ladder.report import report_data
 from ladder.report_page import NO_RECORD, SAFE_ID, WITHHELD, match_viewer, report_html
 from ladder.service.events import CLOSED, Broadcaster
 from ladder.store import Store, StoreError
+from ladder.tables import PLAY, PersonTables
+from referee.web.seat_server import BODY_LIMIT, send_reply, text_reply
 
 POLL_SECONDS = 0.5
 """How often an open event stream looks for new matches (or whether the server stops)."""
@@ -58,13 +63,22 @@ class LiveServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, db_path: Path, game: str, port: int, host: str = "127.0.0.1", *,
-                 events: Broadcaster | None = None, rule_set: str = "") -> None:
+                 events: Broadcaster | None = None, rule_set: str = "", tables: PersonTables | None = None) -> None:
         self.db_path = db_path
         self.game = game
         self.rule_set = rule_set
         self.events = events
+        self.tables = tables
+        """A person's tables (ladder/tables.py), beside the service only: /play and the seat pages."""
         self.stopping = threading.Event()
         super().__init__((host, port), LiveHandler)
+
+    @property
+    def origins(self) -> tuple[str, ...]:
+        """This server's own origins: the only Host it answers a seat page under."""
+        host, port = self.server_address[:2]
+        name = host if isinstance(host, str) else host.decode()
+        return (f"http://{name}:{port}", *((f"http://localhost:{port}",) if name == "127.0.0.1" else ()))
 
     @property
     def url(self) -> str:
@@ -79,6 +93,8 @@ class LiveServer(ThreadingHTTPServer):
 
     def stop(self) -> None:
         self.stopping.set()
+        if self.tables is not None:
+            self.tables.close()
         self.shutdown()
         self.server_close()
 
@@ -93,7 +109,7 @@ class LiveServer(ThreadingHTTPServer):
                 match["note"] = WITHHELD
             elif SAFE_ID.fullmatch(match["match_id"]):
                 match["href"] = f"match/{match['match_id']}"
-        return {**data, "live": True}
+        return {**data, "live": True, **({"tables": PLAY.lstrip("/")} if self.tables is not None else {})}
 
     def viewer(self, match_id: str) -> tuple[str | None, str]:
         with Store(self.db_path, create=False) as store:
@@ -145,11 +161,39 @@ def _broadcast_changes(events: Broadcaster) -> Iterator[Changed]:
 
 class LiveHandler(BaseHTTPRequestHandler):
     server: LiveServer
+    disable_nagle_algorithm = True  # a seat page's replies go out whole (referee/web/seat_server.py)
 
     def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the ladder's own output is what the terminal is for."""
+        """Quiet: the ladder's own output is what the terminal is for (and a seat page's path holds its secret)."""
+
+    def _tables(self, method: str, body: bytes) -> bool:
+        """A request for a person's tables, answered; False for any other."""
+        if self.server.tables is None:
+            return False
+        reply = self.server.tables.handle(method, self.path, dict(self.headers.items()), body, self.server.origins)
+        if reply is None:
+            return False
+        try:
+            send_reply(self, reply)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went away
+        return True
+
+    def do_POST(self) -> None:
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            length = -1
+        if not 0 <= length <= BODY_LIMIT:
+            self.close_connection = True
+            send_reply(self, text_reply(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"at most {BODY_LIMIT} bytes"))
+            return
+        if not self._tables("POST", self.rfile.read(length)):
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", "not found\n")
 
     def do_GET(self) -> None:
+        if self._tables("GET", b""):
+            return
         path = urlsplit(self.path).path
         try:
             if path == "/":

@@ -38,7 +38,9 @@ from referee.games import game_names
 from referee.untrusted import safe_line
 
 if TYPE_CHECKING:
+    from ladder.access import Access
     from ladder.config_file import LadderFile
+    from ladder.tables import PersonTables
     from referee.sandbox.policy import Limits as SandboxLimits
     from ladder.service.events import Broadcaster
     from ladder.service.addresses import Listen
@@ -173,7 +175,8 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
         held.callback(events.close)  # first: the live streams end at once, before the API stops
         echo(capabilities().summary())
         if page_at is not None:
-            echo(f"live page: {start_page(store.path, game, rule_set, events, page_at, held)}")
+            tables = person_tables(store.path, game, variant, access, bot_limits, not no_builtins, page_at, echo)
+            echo(f"live page: {start_page(store.path, game, rule_set, events, page_at, held, tables)}")
         echo(f"serving the {heading(game, rule_set)} on {where.address} (tokens {'required' if tokens else 'optional'}, "
              f"TLS {'on' if tls else 'off'}); Ctrl-C stops it")
         config = LadderConfig(game=game, matches=sys.maxsize, sizes=sizes, duplicate=not no_duplicate,
@@ -198,14 +201,38 @@ def parse_web(value: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
+def person_tables(db_path: Path, game: str, variant: dict[str, str], access: Access,
+                  bot_limits: SandboxLimits | None, builtins: bool, at: tuple[str, int],
+                  echo: Callable[[str], None]) -> PersonTables | None:
+    """A person's tables beside the live page (ladder/tables.py), when it is
+    served on this machine only: a token sent to a page served beyond it
+    would cross the network in clear."""
+    from ladder.access import AccessError
+    from ladder.tables import PersonTables
+    from referee.sandbox import Limits as BotLimits, SandboxPolicy
+
+    if at[0] not in ("127.0.0.1", "::1", "localhost"):
+        echo("person tables are off: the live page is served beyond this machine, where a token would cross the "
+             "network in clear")
+        return None
+
+    def holder(token: str) -> str | None:
+        try:
+            return access.holder(token)
+        except AccessError:
+            return None
+    return PersonTables(db_path, game, variant, holder, SandboxPolicy(limits=bot_limits or BotLimits()),
+                        builtins=builtins)
+
+
 def start_page(db_path: Path, game: str, rule_set: str, events: Broadcaster, at: tuple[str, int],
-               held: ExitStack) -> str:
+               held: ExitStack, tables: PersonTables | None = None) -> str:
     """The live page (ladder/live.py) of the rule set the service plays,
     following its finished matches, served until the service stops; its address."""
     from ladder.live import LiveServer
 
     try:
-        page = LiveServer(db_path, game, at[1], at[0], events=events, rule_set=rule_set)
+        page = LiveServer(db_path, game, at[1], at[0], events=events, rule_set=rule_set, tables=tables)
     except OSError as exc:
         raise click.ClickException(f"cannot serve the live page on {at[0]}:{at[1]} ({exc.strerror or exc}); "
                                    "choose another --web port") from None

@@ -122,6 +122,13 @@
       live.textContent = " · live";
       summary.appendChild(live);
     }
+    if (data.tables) {  // beside the service: a token holder may play the ladder's bots (ladder/tables.py)
+      const play = document.createElement("a");
+      play.id = "play";
+      play.href = data.tables;
+      play.textContent = "play a table yourself";
+      summary.append(" · ", play);
+    }
     const others = data.other_rule_sets.map((r) => r.name + " (" + r.matches + " matches)");
     $("rule-sets").textContent = others.length ?
       "Other rule sets of this game, each rated apart: " + others.join("; ") + "." : "";

@@ -2,7 +2,10 @@
 
 Each --bot is a built-in name (random, heuristic, mcts, mcts:250ms), a bot
 folder with a bot.toml, the name of a bot registered in the ladder's store,
-or a command line (`./mybot`, `node bot.js`). The bots are started at
+a command line (`./mybot`, `node bot.js`), or a person: `human` plays the
+seat on a page in the browser, `human-tty` on this terminal
+(referee/cli/people.py; a person's decision gets 5 minutes unless
+--move-time says otherwise). The bots are started at
 once, the match runs under the referee (time control, failure policy,
 record), and the table is printed as the match goes, as a spectator sees
 it (public information only: G-10, S-8) — Gnadenlos!'s every turn,
@@ -28,6 +31,8 @@ import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +41,16 @@ from rich.console import Console
 from rich.text import Text
 
 from referee.builtins import BUILTIN_BOTS, BotCommand, BotCommandError, is_builtin, resolve_bot
+from referee.cli.people import PERSON_SPECS, People, check_people, is_person
 from referee.durations import DURATION, DURATION_OR_ZERO
 from referee.games import load_game
 from referee.cli.variants import HELP, read_variant, variant_option
 from referee.log_tail import last_lines
+from referee.protocol.faults import BotFault
 from referee.match import MatchResult, RefereeError, UndeclaredVariant, run_match
-from referee.process import BotProcess, bot_log_path, start_bots
+from referee.process import BotProcess, bot_log_path
+from referee.seats import Seat
+from referee.seats.person import PERSON_MOVE_TIME
 from referee.sandbox import capabilities
 from botsdk.contract import GRACE, TimeControl
 from referee.records import DECISION, FOOTER, HEADER, SETUP, Entry
@@ -107,8 +116,9 @@ def _command(word: str) -> BotCommand:
         return resolve_bot(word)
     except BotCommandError:
         raise BotCommandError(
-            f"--bot {word!r} is not a built-in bot ({', '.join(BUILTIN_BOTS)}), a bot folder, a bot "
-            "registered in the ladder's store (--db), a program on PATH nor a file here"
+            f"--bot {word!r} is not a built-in bot ({', '.join(BUILTIN_BOTS)}), a person "
+            f"({', '.join(PERSON_SPECS)}), a bot folder, a bot registered in the ladder's store (--db), a "
+            "program on PATH nor a file here"
         ) from None
 
 
@@ -152,11 +162,11 @@ class LiveView:
             self.screen = None
 
 
-def _failures(result: MatchResult, logs: Path, bots: list[BotCommand]) -> dict[int, dict[str, Any]]:
+def _failures(result: MatchResult, logs: Path, labels: list[str]) -> dict[int, dict[str, Any]]:
     """Per forfeiting seat: its reason, detail (escaped), log and the log's
     last lines (escaped)."""
     return {seat.seat: {"forfeit_detail": safe_line(seat.forfeit_detail),
-                        **_log_tail(logs, seat.seat, bots[seat.seat].label)}
+                        **_log_tail(logs, seat.seat, labels[seat.seat])}
             for seat in result.seats if seat.forfeit is not None}
 
 
@@ -185,10 +195,11 @@ def _epilog() -> str:
 @click.option("--bot", "bots", multiple=True, required=True, metavar="BOT",
               help="A bot per seat, in seat order: a built-in (random, heuristic, mcts, mcts:250ms), a bot "
                    "folder with a bot.toml, a registered bot's name (NAME or NAME@VERSION, see --db) or a "
-                   "command line (./mybot, 'node bot.js'). Repeat for each seat.")
+                   "command line (./mybot, 'node bot.js'); or a person: human (a page in the browser) or "
+                   "human-tty (this terminal). Repeat for each seat.")
 @click.option("--seed", type=int, default=None, help="The deal's seed [default: a random one, shown].")
-@click.option("--move-time", type=DURATION, default="1s", show_default=True,
-              help="Time per decision (1s, 250ms, 0.5).")
+@click.option("--move-time", type=DURATION, default=None,
+              help="Time per decision (1s, 250ms, 0.5, 5m) [default: 1s; 5m when a person plays].")
 @click.option("--time-bank", type=DURATION_OR_ZERO, default=None,
               help="Extra time per seat for the whole match (e.g. 10s); time beyond --move-time is drawn from it.")
 @variant_option(HELP + " Every bot must declare it in its handshake, or the match is refused before it starts.")
@@ -211,10 +222,12 @@ def _epilog() -> str:
 @click.option("--step", is_flag=True, help="Watch on a terminal: a key press plays the next decision.")
 @click.option("--delay", type=DURATION_OR_ZERO, default="0", help="Watch on a terminal: wait this long after each "
               "decision (500ms, 2s).")
-def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, time_bank: float | None,
+@click.option("--no-open", is_flag=True, help="Do not open the pages of --bot human in a browser (their "
+              "addresses are printed either way).")
+def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float | None, time_bank: float | None,
          variants: tuple[str, ...], record_path: Path | None, log_dir: Path | None,
          startup_timeout: float, play_on: bool, strict: bool, db_path: Path | None, as_json: bool, step: bool,
-         delay: float) -> None:
+         delay: float, no_open: bool) -> None:
     """Play one match between bot processes and show it as it happens.
 
     The exit status says how it went (below): a script or CI job can tell a
@@ -227,21 +240,27 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
         raise click.UsageError(str(exc)) from None
     variant = read_variant(rules, variants)
     try:
-        seats = [resolve_seat(spec, rules.name, db_path) for spec in bots]
-    except BotCommandError as exc:
+        check_people(bots)
+        seats = [None if is_person(spec) else resolve_seat(spec, rules.name, db_path) for spec in bots]
+    except (BotCommandError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
+    people = any(seat is None for seat in seats)
     if step and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.UsageError("--step waits for a key: it needs a terminal (use --delay to slow a match down)")
+    if step and any(spec.strip() == "human-tty" for spec in bots):
+        raise click.UsageError("--step waits for a key on the terminal where --bot human-tty plays: choose one")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
+    if move_time is None:
+        move_time = PERSON_MOVE_TIME if people else 1.0
     time_control = TimeControl(move_time=move_time, time_bank=time_bank, grace=GRACE)
     console = _Console(stderr=as_json)
     click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
     logs = log_dir or Path(tempfile.mkdtemp(prefix="referee-play-"))
     status = EXIT_REFEREE_ERROR
     try:
-        status = _play(rules.name, seats, seed, variant, time_control, record_path, logs, startup_timeout,
-                       console, as_json, strict, play_on, Pace(delay, step))
+        status = _play(rules.name, list(bots), seats, seed, variant, time_control, record_path, logs,
+                       startup_timeout, console, as_json, strict, play_on, Pace(delay, step), not no_open)
     except KeyboardInterrupt:
         status = EXIT_INTERRUPTED
         unfinished = f"; its record {record_path} is unfinished" if record_path is not None else ""
@@ -255,35 +274,74 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, t
     sys.exit(status)
 
 
-def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str], time_control: TimeControl,
-          record_path: Path | None, logs: Path, startup_timeout: float, console: Console, as_json: bool,
-          strict: bool, play_on: bool, pace: Pace) -> int:
-    """Start the bots, play the match (unless a bot did not start and
-    `play_on` is not given), close the bots, show what failed; the exit
-    status."""
-    processes = start_bots([list(seat.argv) for seat in seats], [seat.label for seat in seats],
-                           startup_timeout=startup_timeout, log_dir=logs, expose=[seat.expose for seat in seats])
-    try:
-        not_started = [seat for seat, process in enumerate(processes) if process.fault is not None]
-        if not_started and not play_on:
-            _show_not_started(console, as_json, {seat: processes[seat] for seat in not_started}, logs, seats)
-            return EXIT_NOT_STARTED
-        view = None if as_json else LiveView(console, pace)
+def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int, variant: dict[str, str],
+          time_control: TimeControl, record_path: Path | None, logs: Path, startup_timeout: float, console: Console,
+          as_json: bool, strict: bool, play_on: bool, pace: Pace, open_browser: bool) -> int:
+    """Start the bots and seat the people (`seats[i]` None: `specs[i]` is a
+    person), play the match (unless a bot did not start and `play_on` is
+    not given), close the bots, show what failed; the exit status."""
+    labels = [spec.strip() if seat is None else seat.label for spec, seat in zip(specs, seats)]
+    with People(game, specs, lambda line: click.echo(line, err=True)) as people:
+        processes = _start_bots(seats, startup_timeout, logs)
         try:
-            result = run_match(game, processes, seed=seed, variant=variant, time_control=time_control,
-                               record_path=record_path, on_event=view)
-        except UndeclaredVariant as exc:  # refused before the match started
-            raise click.UsageError(str(exc)) from None
-        except RefereeError as exc:
-            console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
-            return EXIT_REFEREE_ERROR
+            not_started = [seat for seat, process in processes.items() if process.fault is not None]
+            if not_started and not play_on:
+                _show_not_started(console, as_json, {seat: processes[seat] for seat in not_started}, logs, labels)
+                return EXIT_NOT_STARTED
+            players: list[BotProcess | Seat] = [people.seats.get(seat) or processes[seat] for seat in range(len(specs))]
+            people.open_pages(open_browser, wait=time_control.move_time)
+            view = None if as_json or people.terminal else LiveView(console, pace)
+            try:
+                result = run_match(game, players, seed=seed, variant=variant, time_control=time_control,
+                                   record_path=record_path, on_event=_both(view, people.record))
+            except UndeclaredVariant as exc:  # refused before the match started
+                raise click.UsageError(str(exc)) from None
+            except RefereeError as exc:
+                console.print(Text.assemble(("referee error", "bold red"), ": ", safe_line(exc)))
+                return EXIT_REFEREE_ERROR
+            finally:
+                if view is not None:
+                    view.close()  # a screen left running would keep the cursor hidden
         finally:
-            if view is not None:
-                view.close()  # a screen left running would keep the cursor hidden
-    finally:
-        for process in processes:
-            process.close()
-    failures = _failures(result, logs, seats)
+            for process in processes.values():
+                process.close()
+        status = _report(result, logs, labels, console, as_json, strict, record_path)
+        people.linger()
+    return status
+
+
+def _start_bots(seats: list[BotCommand | None], startup_timeout: float, logs: Path) -> dict[int, BotProcess]:
+    """Start the bots of the seats that have one, all at once (their
+    start-up times overlap), each logging as its seat (`bot_log_path`). A
+    bot that fails to start is a `BotProcess.failed` placeholder."""
+    def one(seat: int, bot: BotCommand) -> BotProcess:
+        try:
+            return BotProcess.start(list(bot.argv), label=bot.label, startup_timeout=startup_timeout,
+                                    log_path=bot_log_path(logs, seat, bot.label), expose=bot.expose)
+        except BotFault as fault:
+            return BotProcess.failed(bot.label, fault)
+
+    bots = {seat: bot for seat, bot in enumerate(seats) if bot is not None}
+    if not bots:
+        return {}
+    with ThreadPoolExecutor(max_workers=len(bots)) as pool:
+        started = {seat: pool.submit(one, seat, bot) for seat, bot in bots.items()}
+        return {seat: future.result() for seat, future in started.items()}
+
+
+def _both(view: LiveView | None, record: Callable[[Entry], None]) -> Callable[[Entry], None]:
+    """One record listener for the terminal's view and the people's pages."""
+    def listen(entry: Entry) -> None:
+        record(entry)
+        if view is not None:
+            view(entry)
+    return listen
+
+
+def _report(result: MatchResult, logs: Path, labels: list[str], console: Console, as_json: bool, strict: bool,
+            record_path: Path | None) -> int:
+    """Show the result's failures, strikes and record; the exit status."""
+    failures = _failures(result, logs, labels)
     _show_failures(console, failures)
     struck = {seat.seat: seat.strikes for seat in result.seats if seat.strikes and seat.forfeit is None}
     if as_json:
@@ -303,11 +361,11 @@ def _play(game: str, seats: list[BotCommand], seed: int, variant: dict[str, str]
 
 
 def _show_not_started(console: Console, as_json: bool, failed: dict[int, BotProcess], logs: Path,
-                      seats: list[BotCommand]) -> None:
+                      labels: list[str]) -> None:
     """Each bot that did not start: why, and its last lines of output."""
     report = {seat: {"seat": seat, "label": safe_line(bot.label), "reason": bot.fault.reason if bot.fault else "",
                      "detail": safe_line(bot.fault.detail if bot.fault else ""),
-                     **_log_tail(logs, seat, seats[seat].label)}
+                     **_log_tail(logs, seat, labels[seat])}
               for seat, bot in failed.items()}
     for seat, entry in report.items():
         console.print(safe_text(f"seat {seat} ({entry['label']}) did not start ({entry['reason']}): "
