@@ -10,8 +10,9 @@ the ladder, and is never rated: nothing of it reaches the ladder's store
 (no match, no rating, no bot log). Its record is kept for the operator in
 the data folder's `tables/` (docs/play.md, "Through the ladder service").
 
-A table's time per decision is a person's (5 minutes), told to every seat
-as any match's time control is. At most `MAX_TABLES` tables are open at
+The person has a person's clock (5 minutes a decision, the seat's own
+time control); the bots keep the ladder's move time, each told only its
+own. At most `MAX_TABLES` tables are open at
 once, and one per token; a table's page stays served after its match for
 its viewer link (`LINGER` at most), then it is gone.
 """
@@ -42,7 +43,7 @@ from referee.process import BotProcess
 from referee.protocol.faults import BotFault
 from referee.sandbox import SandboxPolicy
 from referee.seats import Seat
-from referee.seats.person import PERSON_MOVE_TIME, PersonSeat
+from referee.seats.person import PERSON_MOVE_TIME, PersonSeat, person_clock
 from referee.untrusted import safe_line
 from referee.web.page import html_page, static_text
 from referee.web.seat_server import (
@@ -80,7 +81,7 @@ class PersonTables:
 
     def __init__(self, store_path: Path, game: str, variant: dict[str, str], holder: Callable[[str], str | None],
                  policy: SandboxPolicy, *, builtins: bool = True, max_tables: int = MAX_TABLES,
-                 move_time: float = PERSON_MOVE_TIME) -> None:
+                 move_time: float, person_time: float = PERSON_MOVE_TIME) -> None:
         self.store_path = store_path
         self.game = game
         self.variant = variant
@@ -89,6 +90,7 @@ class PersonTables:
         self.builtins = builtins
         self.max_tables = max_tables
         self.move_time = move_time
+        self.person_time = person_time
         self.pages = SeatPages()
         self.records = store_path.parent / TABLES_FOLDER
         self._tables: list[_Table] = []
@@ -144,7 +146,8 @@ class PersonTables:
                 table.bots = [self._start(row) for row in rows]
                 players: list[BotProcess | Seat] = list(table.bots)
                 # the record names the token's holder; the bots are told only that a person plays
-                players.insert(seat, PersonSeat(table.desk, f"person:{table.holder}", "person"))
+                players.insert(seat, PersonSeat(table.desk, f"person:{table.holder}", "person",
+                                                clock=person_clock(self.person_time)))
                 private_folders(self.records)
                 match_id = f"table-{random.SystemRandom().getrandbits(48):012x}"
                 run_match(self.game, players, seed=random.SystemRandom().randrange(2**32), variant=self.variant,

@@ -20,8 +20,8 @@ from referee.games import Event, load_game
 from referee.match import FALLBACK_POLICY, run_match
 from referee.records import read_record
 from referee.replay import verify
-from referee.seats import MatchEnd, MatchStart, Request
-from referee.seats.person import Desk, DeskClosed, PersonSeat
+from referee.seats import Answer, MatchEnd, MatchStart, Request, Seat, SeatInfo
+from referee.seats.person import Desk, DeskClosed, PersonSeat, person_clock
 from referee.seats.person.menu import Menu
 from referee.seats.policy import heuristic_seat
 
@@ -165,3 +165,57 @@ def test_every_menu_offers_each_legal_action_once(game: str, players: int, varia
     for menu, offered in zip(desk.menus, desk.offered):
         assert sorted(option.index for option in menu.options) == list(range(offered))
         assert all(option.words for option in menu.options) and menu.prompt
+
+
+class StartSpy(Seat):
+    """The heuristic, keeping the MatchStart it was told (its clock)."""
+
+    kind = "policy"
+
+    def __init__(self, inner: Seat) -> None:
+        self.inner = inner
+        self.told: MatchStart | None = None
+
+    @property
+    def info(self) -> SeatInfo:
+        return self.inner.info
+
+    def start(self, start: MatchStart) -> None:
+        self.told = start
+        self.inner.start(start)
+
+    def tell(self, events: Sequence[Event]) -> None:
+        self.inner.tell(events)
+
+    def send(self, request: Request) -> None:
+        self.inner.send(request)
+
+    def collect(self) -> Answer:
+        return self.inner.collect()
+
+    def end(self, end: MatchEnd) -> None:
+        self.inner.end(end)
+
+    def dismiss(self) -> None:
+        self.inner.dismiss()
+
+
+def test_a_person_keeps_a_clock_of_their_own_and_the_bots_keep_theirs(tmp_path: Path) -> None:
+    """A person's minutes are the person's: the other seats are told, and
+    timed by, the match's clock (a bot given five minutes a decision would
+    stall a table or think far longer than its ladder lets it)."""
+    rules = load_game("leduc")
+    desk = ScriptedDesk([SLOW], slow=0.4)  # slower than a bot may be, well within a person's time
+    bot = StartSpy(heuristic_seat(rules))
+    match_clock = TimeControl(move_time=0.2, grace=0.05)
+    record = tmp_path / "match.jsonl"
+    run_match("leduc", [PersonSeat(desk, "alice", clock=person_clock(move_time=30.0)), bot], seed=4,
+              time_control=match_clock, record_path=record)
+    assert desk.started is not None and desk.started.time_control.move_time == 30.0
+    assert bot.told is not None and bot.told.time_control == match_clock
+    lines = person_lines(record)
+    assert lines and lines[0]["by"] == "bot" and "strike" not in lines[0]  # 0.4 s: a person's time, not a bot's
+    header = read_record(record).header
+    assert header["time_control"]["move_time"] == 0.2
+    assert header["seats"][0]["time_control"]["move_time"] == 30.0 and "time_control" not in header["seats"][1]
+    verify(read_record(record))

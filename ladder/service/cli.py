@@ -175,7 +175,8 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
         held.callback(events.close)  # first: the live streams end at once, before the API stops
         echo(capabilities().summary())
         if page_at is not None:
-            tables = person_tables(store.path, game, variant, access, bot_limits, not no_builtins, page_at, echo)
+            tables = person_tables(store.path, game, variant, access, bot_limits, not no_builtins, move_time, page_at,
+                                   echo)
             echo(f"live page: {start_page(store.path, game, rule_set, events, page_at, held, tables)}")
         echo(f"serving the {heading(game, rule_set)} on {where.address} (tokens {'required' if tokens else 'optional'}, "
              f"TLS {'on' if tls else 'off'}); Ctrl-C stops it")
@@ -202,11 +203,12 @@ def parse_web(value: str) -> tuple[str, int]:
 
 
 def person_tables(db_path: Path, game: str, variant: dict[str, str], access: Access,
-                  bot_limits: SandboxLimits | None, builtins: bool, at: tuple[str, int],
+                  bot_limits: SandboxLimits | None, builtins: bool, move_time: float, at: tuple[str, int],
                   echo: Callable[[str], None]) -> PersonTables | None:
     """A person's tables beside the live page (ladder/tables.py), when it is
     served on this machine only: a token sent to a page served beyond it
-    would cross the network in clear."""
+    would cross the network in clear. The bots there keep the ladder's
+    `move_time`; the person gets a person's clock."""
     from ladder.access import AccessError
     from ladder.tables import PersonTables
     from referee.sandbox import Limits as BotLimits, SandboxPolicy
@@ -222,7 +224,7 @@ def person_tables(db_path: Path, game: str, variant: dict[str, str], access: Acc
         except AccessError:
             return None
     return PersonTables(db_path, game, variant, holder, SandboxPolicy(limits=bot_limits or BotLimits()),
-                        builtins=builtins)
+                        builtins=builtins, move_time=move_time)
 
 
 def start_page(db_path: Path, game: str, rule_set: str, events: Broadcaster, at: tuple[str, int],

@@ -17,6 +17,7 @@ import sys
 import webbrowser
 from collections.abc import Callable, Sequence
 
+from botsdk.contract import TimeControl
 from rich.console import Console
 
 from referee.records import Entry
@@ -49,7 +50,7 @@ class People:
     """The person seats of one match and what serves them; a context manager
     that stops the page server at its end."""
 
-    def __init__(self, game: str, specs: Sequence[str], say: Callable[[str], None]) -> None:
+    def __init__(self, game: str, specs: Sequence[str], say: Callable[[str], None], clock: TimeControl) -> None:
         self.say = say
         self.server: SeatServer | None = None
         self._recorder: Callable[[Entry], None] | None = None
@@ -58,12 +59,12 @@ class People:
         for seat, spec in enumerate(specs):
             kind = spec.strip()
             if kind == TERMINAL:
-                self.seats[seat] = PersonSeat(TerminalDesk(Console(highlight=False)), TERMINAL)
+                self.seats[seat] = PersonSeat(TerminalDesk(Console(highlight=False)), TERMINAL, clock=clock)
             elif kind == BROWSER:
                 if self.server is None:
                     self.server = SeatServer()
                 desk = self.server.pages.add(game)
-                self.seats[seat] = PersonSeat(desk, BROWSER)
+                self.seats[seat] = PersonSeat(desk, BROWSER, clock=clock)
                 self.urls[seat] = self.server.url(desk)
 
     @property

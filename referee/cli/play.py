@@ -5,7 +5,7 @@ folder with a bot.toml, the name of a bot registered in the ladder's store,
 a command line (`./mybot`, `node bot.js`), or a person: `human` plays the
 seat on a page in the browser, `human-tty` on this terminal
 (referee/cli/people.py; a person's decision gets 5 minutes unless
---move-time says otherwise). The bots are started at
+--person-time says otherwise, while the bots keep --move-time). The bots are started at
 once, the match runs under the referee (time control, failure policy,
 record), and the table is printed as the match goes, as a spectator sees
 it (public information only: G-10, S-8) — Gnadenlos!'s every turn,
@@ -42,7 +42,7 @@ from rich.text import Text
 
 from referee.builtins import BUILTIN_BOTS, BotCommand, BotCommandError, is_builtin, resolve_bot
 from referee.cli.people import PERSON_SPECS, People, check_people, is_person
-from referee.durations import DURATION, DURATION_OR_ZERO
+from referee.durations import DURATION, DURATION_OR_ZERO, format_duration
 from referee.games import load_game
 from referee.cli.variants import HELP, read_variant, variant_option
 from referee.log_tail import last_lines
@@ -198,8 +198,10 @@ def _epilog() -> str:
                    "command line (./mybot, 'node bot.js'); or a person: human (a page in the browser) or "
                    "human-tty (this terminal). Repeat for each seat.")
 @click.option("--seed", type=int, default=None, help="The deal's seed [default: a random one, shown].")
-@click.option("--move-time", type=DURATION, default=None,
-              help="Time per decision (1s, 250ms, 0.5, 5m) [default: 1s; 5m when a person plays].")
+@click.option("--move-time", type=DURATION, default="1s",
+              help="A bot's time per decision (1s, 250ms, 0.5, 5m) [default: 1s].")
+@click.option("--person-time", type=DURATION, default=format_duration(PERSON_MOVE_TIME), show_default=True,
+              help="A person's time per decision (--bot human, human-tty); the bots keep --move-time.")
 @click.option("--time-bank", type=DURATION_OR_ZERO, default=None,
               help="Extra time per seat for the whole match (e.g. 10s); time beyond --move-time is drawn from it.")
 @variant_option(HELP + " Every bot must declare it in its handshake, or the match is refused before it starts.")
@@ -224,7 +226,8 @@ def _epilog() -> str:
               "decision (500ms, 2s).")
 @click.option("--no-open", is_flag=True, help="Do not open the pages of --bot human in a browser (their "
               "addresses are printed either way).")
-def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float | None, time_bank: float | None,
+def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, person_time: float,
+         time_bank: float | None,
          variants: tuple[str, ...], record_path: Path | None, log_dir: Path | None,
          startup_timeout: float, play_on: bool, strict: bool, db_path: Path | None, as_json: bool, step: bool,
          delay: float, no_open: bool) -> None:
@@ -244,22 +247,20 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float | 
         seats = [None if is_person(spec) else resolve_seat(spec, rules.name, db_path) for spec in bots]
     except (BotCommandError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
-    people = any(seat is None for seat in seats)
     if step and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.UsageError("--step waits for a key: it needs a terminal (use --delay to slow a match down)")
     if step and any(spec.strip() == "human-tty" for spec in bots):
         raise click.UsageError("--step waits for a key on the terminal where --bot human-tty plays: choose one")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    if move_time is None:
-        move_time = PERSON_MOVE_TIME if people else 1.0
     time_control = TimeControl(move_time=move_time, time_bank=time_bank, grace=GRACE)
+    person_clock = TimeControl(move_time=person_time, time_bank=time_bank, grace=GRACE)  # a person's own
     console = _Console(stderr=as_json)
     click.echo(capabilities().summary(), err=True)  # which protections are in force, said at start-up
     logs = log_dir or Path(tempfile.mkdtemp(prefix="referee-play-"))
     status = EXIT_REFEREE_ERROR
     try:
-        status = _play(rules.name, list(bots), seats, seed, variant, time_control, record_path, logs,
+        status = _play(rules.name, list(bots), seats, seed, variant, time_control, person_clock, record_path, logs,
                        startup_timeout, console, as_json, strict, play_on, Pace(delay, step), not no_open)
     except KeyboardInterrupt:
         status = EXIT_INTERRUPTED
@@ -275,13 +276,14 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float | 
 
 
 def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int, variant: dict[str, str],
-          time_control: TimeControl, record_path: Path | None, logs: Path, startup_timeout: float, console: Console,
+          time_control: TimeControl, person_clock: TimeControl, record_path: Path | None, logs: Path,
+          startup_timeout: float, console: Console,
           as_json: bool, strict: bool, play_on: bool, pace: Pace, open_browser: bool) -> int:
     """Start the bots and seat the people (`seats[i]` None: `specs[i]` is a
     person), play the match (unless a bot did not start and `play_on` is
     not given), close the bots, show what failed; the exit status."""
     labels = [spec.strip() if seat is None else seat.label for spec, seat in zip(specs, seats)]
-    with People(game, specs, lambda line: click.echo(line, err=True)) as people:
+    with People(game, specs, lambda line: click.echo(line, err=True), person_clock) as people:
         processes = _start_bots(seats, startup_timeout, logs)
         try:
             not_started = [seat for seat, process in processes.items() if process.fault is not None]
@@ -289,7 +291,7 @@ def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int
                 _show_not_started(console, as_json, {seat: processes[seat] for seat in not_started}, logs, labels)
                 return EXIT_NOT_STARTED
             players: list[BotProcess | Seat] = [people.seats.get(seat) or processes[seat] for seat in range(len(specs))]
-            people.open_pages(open_browser, wait=time_control.move_time)
+            people.open_pages(open_browser, wait=person_clock.move_time)
             view = None if as_json or people.terminal else LiveView(console, pace)
             try:
                 result = run_match(game, players, seed=seed, variant=variant, time_control=time_control,

@@ -2,6 +2,6 @@
 `Desk`: a web page (referee.web.seat_server) or a terminal (terminal.py).
 What they are shown of a decision is its `Menu` (menu.py)."""
 
-from referee.seats.person.seat import PERSON, PERSON_MOVE_TIME, Desk, DeskClosed, PersonSeat
+from referee.seats.person.seat import PERSON, PERSON_MOVE_TIME, Desk, DeskClosed, PersonSeat, person_clock
 
-__all__ = ["PERSON", "PERSON_MOVE_TIME", "Desk", "DeskClosed", "PersonSeat"]
+__all__ = ["PERSON", "PERSON_MOVE_TIME", "Desk", "DeskClosed", "PersonSeat", "person_clock"]

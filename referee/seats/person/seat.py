@@ -25,6 +25,8 @@ import abc
 import time
 from collections.abc import Sequence
 
+from botsdk.contract import GRACE, TimeControl
+
 from referee.games.base import Event
 from referee.protocol.faults import BotCrashed, BotTimeout
 from referee.seats.base import Answer, MatchEnd, MatchStart, Request, Seat, SeatInfo
@@ -78,6 +80,11 @@ class Desk(abc.ABC):
         """The seat forfeited: the referee plays it to the end."""
 
 
+def person_clock(move_time: float = PERSON_MOVE_TIME, time_bank: float | None = None) -> TimeControl:
+    """A person's clock: `move_time` a decision (5 minutes unless said)."""
+    return TimeControl(move_time=move_time, time_bank=time_bank, grace=GRACE)
+
+
 class PersonSeat(Seat):
     """A person at `desk` in one seat of a match; `label` names them in the
     record, `name` (by default the label) to the other seats."""
@@ -85,8 +92,12 @@ class PersonSeat(Seat):
     kind = PERSON
     waits = True
 
-    def __init__(self, desk: Desk, label: str = "human", name: str | None = None) -> None:
+    def __init__(self, desk: Desk, label: str = "human", name: str | None = None, *,
+                 clock: TimeControl | None = None) -> None:
         self.desk = desk
+        self.time_control = clock
+        """The person's own clock (`person_clock()`: minutes a decision,
+        where the bots at the table keep theirs), or None for the match's."""
         self.label = label
         self.name = name or label
         """What the other seats are told the person is called (their `seat_names`)."""
