@@ -126,7 +126,8 @@ def test_the_browser_seat_is_printed_opened_and_given_five_minutes(tmp_path: Pat
     assert opened.read_text().split() == [url]
     assert json.loads(out)["seats"][1]["name"] == "human"
     match = read_record(record)
-    assert match.header["time_control"]["move_time"] == 300.0
+    assert match.header["seats"][1]["time_control"]["move_time"] == 300.0  # the person's own clock
+    assert match.header["time_control"]["move_time"] == 1.0  # the bot's: a person's minutes are not a bot's
     assert [m["allowance"] for m in messages if m["type"] == "ask"][0] == 300.0
     verify(match)
 
