@@ -41,7 +41,7 @@ from ladder.dispatch import Pool
 from ladder.intake import content_hash
 from ladder.runner import RealRunner
 from ladder.scheduler import Ladder, LadderConfig, RunStatus
-from ladder.store import Store
+from ladder.store.database import Store
 
 GAME = "gnadenlos"
 POOL_COMMIT = "814c902"

@@ -52,7 +52,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from ladder.archive import pack
 from ladder.intake import content_hash
-from ladder.store import Store
+from ladder.store.database import Store
 
 GAME = "gnadenlos"
 WATCHERS_PER_TOKEN = 8

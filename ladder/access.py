@@ -31,7 +31,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.store import connect_read_only, now_iso, read_only_reason
+from ladder.store.database import connect_read_only, now_iso, read_only_reason
 from referee.files import PRIVATE_FILE, private_folders
 
 ACCESS_DB = "access.sqlite"

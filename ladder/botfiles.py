@@ -24,7 +24,7 @@ from typing import Protocol
 
 from ladder.archive import ArchiveError, unpack
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, Limits, content_hash
-from ladder.tasks import BotSpec, NotRated
+from ladder.store.tasks import BotSpec, NotRated
 from referee.files import private_folders
 
 SHIPPED_LIMITS = Limits(max_bytes=4 * MAX_BYTES, max_files=4 * MAX_FILES, max_depth=MAX_DEPTH)

@@ -19,7 +19,7 @@ import os
 import threading
 from pathlib import Path
 
-from ladder.store import version_log_path
+from ladder.store.database import version_log_path
 from referee.files import PRIVATE_FILE, private_folders
 from referee.sandbox.logpipe import rotated_path
 

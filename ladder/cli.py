@@ -20,7 +20,7 @@ import click
 from rich.console import Console
 
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
-from ladder.store import BotRow, Store, StoreError, default_db_path, version_log_path
+from ladder.store.database import BotRow, Store, StoreError, default_db_path, version_log_path
 from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
 from referee.log_tail import last_lines
@@ -433,7 +433,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     from ladder.progress import ProgressLines
     from ladder.render import LiveView, pairs_report, standings_table, table_notes, versus_report
     from ladder.roster import register_builtins
-    from ladder.rule_set_names import heading, rule_set_of
+    from ladder.store.rule_set_names import heading, rule_set_of
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
     from ladder.sprt import Sprt
@@ -557,7 +557,7 @@ def find_versus(store: Store, game: str, names: tuple[str, str],
                 variant: dict[str, str] | None = None) -> tuple[int, int]:
     """The bot ids of --versus NEW OLD (NAME is the active version, NAME@VERSION
     any version): two different bots that play `game` (and `variant`)."""
-    from ladder.rule_set_names import plays
+    from ladder.store.rule_set_names import plays
 
     ids = []
     for text in names:
@@ -593,7 +593,7 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
           variants: tuple[str, ...], confidence: float, margin: float | None, server: str | None,
           token: str | None, tls_ca: Path | None) -> None:
     """Show the standings of the ladder (one rule set: the base rules, or the service's, unless --variant)."""
-    from ladder.rule_set_names import rule_set_of
+    from ladder.store.rule_set_names import rule_set_of
     from ladder.standings import to_json
     from ladder.stopping import DEFAULT_MARGIN
 
@@ -622,7 +622,7 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
     """`referee table`'s tables (the ladder service prints them for `--server` with this too): the
     standings of one rule set, titled with it, and a line naming the other rule sets that have matches."""
     from ladder.render import h2h_table, seats_table, standings_table, table_notes
-    from ladder.rule_set_names import heading
+    from ladder.store.rule_set_names import heading
     from ladder.standings import pair_statuses, standings
 
     elsewhere = other_games(store, game)

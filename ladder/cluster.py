@@ -52,7 +52,7 @@ from ladder.archive import pack
 from ladder.botfiles import BotFileCache
 from ladder.runner import RealRunner, run_task
 from ladder.botlogs import LogCursor, append_capped
-from ladder.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
+from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from botsdk.contract import TimeControl
 from referee.sandbox import Limits
 

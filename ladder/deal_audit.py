@@ -26,7 +26,7 @@ from typing import Any
 
 from botsdk import fairness
 from ladder import seedchain
-from ladder.store import Store
+from ladder.store.database import Store
 
 
 @dataclass(frozen=True)

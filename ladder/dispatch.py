@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ladder.runner import MatchRunner, run_task
-from ladder.tasks import MatchTask, Outcome
+from ladder.store.tasks import MatchTask, Outcome
 
 
 class Pool(Protocol):

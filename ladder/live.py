@@ -37,7 +37,7 @@ from urllib.parse import unquote, urlsplit
 from ladder.report import report_data
 from ladder.report_page import NO_RECORD, SAFE_ID, WITHHELD, match_viewer, report_html
 from ladder.service.events import CLOSED, Broadcaster
-from ladder.store import Store, StoreError
+from ladder.store.database import Store, StoreError
 
 POLL_SECONDS = 0.5
 """How often an open event stream looks for new matches (or whether the server stops)."""

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import trueskill
 
-from ladder.ratings import Skill, match_quality
+from ladder.ratings import match_quality
+from ladder.store.skill import Skill
 
 MAX_CANDIDATES = 2000
 """Tables scored per decision; larger rosters are sampled (the score is a

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from ladder.roster import PYTHON_NAMES, command_line
-from ladder.store import Store, StoreError, default_db_path
+from ladder.store.database import Store, StoreError, default_db_path
 from referee.builtins import BotCommand, BotCommandError, absolute, resolve_bot
 
 

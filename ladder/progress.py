@@ -14,8 +14,8 @@ from typing import Any
 import click
 
 from ladder.scheduler import RunStatus
-from ladder.store import BotRow, Store
-from ladder.tasks import PlayedMatch
+from ladder.store.database import BotRow, Store
+from ladder.store.tasks import PlayedMatch
 from referee.untrusted import safe_line
 
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-
 import trueskill
+
+from ladder.store.skill import Skill
 
 MU = 25.0
 SIGMA = MU / 3
@@ -55,17 +55,6 @@ def make_env(tau: float = TAU, draw_probability: float = DRAW_PROBABILITY) -> tr
     return trueskill.TrueSkill(
         mu=MU, sigma=SIGMA, beta=BETA, tau=tau, draw_probability=draw_probability, backend=None
     )
-
-
-@dataclass(frozen=True)
-class Skill:
-    mu: float
-    sigma: float
-
-    @property
-    def conservative(self) -> float:
-        """mu - 3 sigma: 99.7% sure the true skill is at least this."""
-        return self.mu - 3 * self.sigma
 
 
 def rated_places(ranks: Sequence[int], forfeits: Sequence[str | None]) -> tuple[int, ...]:

@@ -30,9 +30,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ladder.rule_set_names import heading
+from ladder.store.rule_set_names import heading
 from ladder.standings import to_json
-from ladder.store import Store, now_iso
+from ladder.store.database import Store, now_iso
 from referee.games.rule_sets import describe
 from referee.untrusted import safe_line
 

@@ -24,7 +24,7 @@ import click
 
 from ladder.cli import config_option, db_option, game_option, open_store, parse_variant, remote, remote_options
 from ladder.report import RECENT_MATCHES
-from ladder.store import default_db_path
+from ladder.store.database import default_db_path
 from referee.cli.variants import variant_option
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int |
            server: str | None, token: str | None, tls_ca: Path | None) -> None:
     """Write the ladder report of one rule set: standings, rating history, head to head, seats, recent matches."""
     from ladder.report_page import write_report
-    from ladder.rule_set_names import rule_set_of
+    from ladder.store.rule_set_names import rule_set_of
 
     variant = parse_variant(variants, game)
     rule_set = rule_set_of(game, variant)

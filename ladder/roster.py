@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import bots as bots_package
-from ladder.store import BotRow, Store
+from ladder.store.database import BotRow, Store
 from referee.builtins import resolve_bot_command
 from referee.games import load_game
 from referee.games.rule_sets import every_variant_tag

@@ -33,8 +33,8 @@ from typing import Protocol
 
 from ladder.botfiles import BotFiles
 from ladder.roster import folder_command
-from ladder.store import version_log_path
-from ladder.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
+from ladder.store.database import version_log_path
+from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from referee.builtins import resolve_bot_command
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess

@@ -46,13 +46,14 @@ from ladder.matchmaking import BotStats
 from ladder.dispatch import Pool
 from ladder.evidence import PairEvidence, pair_key
 from ladder.seedchain import MAX_LENGTH, SeedChain, new_chain
-from ladder.ratings import MODEL, Skill, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
+from ladder.ratings import MODEL, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
 from ladder.sprt import Sprt
-from ladder.rule_set_names import plays, rule_set_of
+from ladder.store.rule_set_names import plays, rule_set_of
 from ladder.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
-from ladder.store import BotRow, Store
-from ladder.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
+from ladder.store.database import BotRow, Store
+from ladder.store.skill import Skill
+from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
 from referee.games import load_game
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ class LadderConfig:
 
     @property
     def rule_set(self) -> str:
-        """The name its ratings and matches are kept under (ladder.rule_set_names)."""
+        """The name its ratings and matches are kept under (ladder.store.rule_set_names)."""
         return rule_set_of(self.game, self.variant)
 
 

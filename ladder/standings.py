@@ -24,11 +24,12 @@ from typing import Any
 
 from ladder.deal_audit import chain_summaries
 from ladder.evidence import PairEvidence, collect
-from ladder.ratings import MODEL, MU, SIGMA, Skill, adjacent_confidences, make_env, replay_ratings
-from ladder.rule_set_names import plays
+from ladder.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
+from ladder.store.rule_set_names import plays
 from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
-from ladder.store import SeatRow, Store
-from ladder.strikes import STRIKE_REASONS
+from ladder.store.database import SeatRow, Store
+from ladder.store.skill import Skill
+from ladder.store.strikes import STRIKE_REASONS
 from referee.games.rule_sets import rule_set_variant
 
 RATING_MODEL_KEY = "rating_model"

@@ -50,7 +50,7 @@ from pathlib import Path
 
 from ladder.intake import IntakeError, Limits, content_hash, copy_in
 from ladder.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
-from ladder.store import Store
+from ladder.store.database import Store
 from referee.files import private_folders
 from referee.games import game_names, load_game
 from referee.games.rule_sets import every_variant_tag

@@ -31,9 +31,10 @@ from statistics import NormalDist
 from ladder import matchmaking
 from ladder.evidence import INDISTINGUISHABLE, ORDERED, PairEvidence, collect, pair_key
 from ladder.matchmaking import BotStats
-from ladder.ratings import Skill, initial_skill, make_env, prob_stronger, rate_match, ranking
+from ladder.ratings import initial_skill, make_env, prob_stronger, rate_match, ranking
 from ladder.sprt import Sprt
 from ladder.stopping import adjacent_pairs, all_settled, focus
+from ladder.store.skill import Skill
 
 Places = tuple[int, ...]
 Match = tuple[tuple[int, ...], Places]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ladder.cluster import LadderWorker
 from ladder.runner import run_task
-from ladder.tasks import MatchTask, Outcome
+from ladder.store.tasks import MatchTask, Outcome
 from ladder_support import RANDOM_BOT_SOURCE, FakeRunner
 
 DASK = str(Path(sys.executable).parent / "dask")

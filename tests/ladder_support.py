@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ladder.store import Store
-from ladder.tasks import MatchTask, NotRated, PlayedMatch
+from ladder.store.database import Store
+from ladder.store.tasks import MatchTask, NotRated, PlayedMatch
 
 
 def add_bots(store: Store, names: Sequence[str], game: str = "gnadenlos") -> list[int]:

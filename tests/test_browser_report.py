@@ -33,7 +33,7 @@ from browser_support import (
 )
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import add_bots
 from report_support import RecordingRunner, check_charts, expected_standings, layout_faults, shown_standings
 

@@ -34,7 +34,7 @@ from browser_support import chromium, console_errors, open_page, play_record, re
 from ladder.dispatch import InlinePool
 from ladder.report_page import WITHHELD
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
 from report_support import (
     RecordingRunner, check_charts, expected_standings, page_data, shown_matches, shown_standings,

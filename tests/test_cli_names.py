@@ -19,7 +19,7 @@ from ladder.dispatch import InlinePool
 from ladder.progress import ProgressLines
 from ladder.roster import register_builtins
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 from referee.web.page import DATA_ID
 

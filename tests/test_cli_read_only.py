@@ -21,7 +21,7 @@ import pytest
 from ladder.dispatch import InlinePool
 from ladder.roster import register_builtins
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, random_bot_folder
 
 MOUNT_READ_ONLY = 'mount --bind -o ro "$0" "$0" || exit 99; exec "$@"'
@@ -104,7 +104,7 @@ def test_a_store_left_with_commits_in_its_wal_is_read_whole(tmp_path: Path) -> N
     read from read-only media they are there (SQLite reads them through the
     -shm file it left too)."""
     db = tmp_path / "data" / "ladder.sqlite"
-    script = ("import os, signal, sys\nsys.path.insert(0, sys.argv[2])\nfrom ladder.store import Store\n"
+    script = ("import os, signal, sys\nsys.path.insert(0, sys.argv[2])\nfrom ladder.store.database import Store\n"
               "from ladder_support import add_bots\nadd_bots(Store(sys.argv[1]), ['late'])\n"
               "os.kill(os.getpid(), signal.SIGKILL)\n")
     Store(db).close()

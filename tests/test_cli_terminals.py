@@ -17,7 +17,7 @@ import pytest
 
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 
 LONG_NAME = "a-bot-whose-name-is-long-enough-to-crowd-a-narrow-log"

@@ -16,7 +16,7 @@ from ladder.archive import ArchiveError, pack, unpack
 from ladder.botfiles import BotFileCache
 from ladder.botlogs import SHIP_LIMIT, LogCursor, append_capped
 from ladder.intake import Limits, content_hash
-from ladder.tasks import BotSpec, NotRated
+from ladder.store.tasks import BotSpec, NotRated
 
 
 def bot_folder(path: Path) -> Path:

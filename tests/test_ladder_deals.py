@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Commitment, Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store
 from referee.cli.main import cli
 

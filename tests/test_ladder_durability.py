@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from ladder.scheduler import recompute
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import random_bot_folder
 from referee.cli.main import cli
 

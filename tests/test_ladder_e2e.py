@@ -68,7 +68,7 @@ def test_submit_ladder_table_with_real_bots(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_an_unsettled_ladder_exits_3_naming_its_open_pairs(tmp_path: Path) -> None:
     from ladder.cli import EXIT_UNSETTLED
-    from ladder.store import Store
+    from ladder.store.database import Store
     from ladder_support import install_bot
 
     db = tmp_path / "data" / "ladder.sqlite"

@@ -9,7 +9,6 @@ import pytest
 import trueskill
 
 from ladder.ratings import (
-    Skill,
     adjacent_confidences,
     make_env,
     prob_stronger,
@@ -17,6 +16,7 @@ from ladder.ratings import (
     rated_places,
     replay_ratings,
 )
+from ladder.store.skill import Skill
 
 
 def test_a_known_sequence_gives_the_same_ratings_as_trueskill_directly() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from ladder.dispatch import InlinePool
 from ladder.report import HISTORY_STRETCHES, history_points, thinned
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 from report_support import page_data
 from service_support import referee

@@ -31,7 +31,7 @@ from browser_support import chromium, console_errors, open_page
 from ladder.archive import pack
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import FakeRunner, declaring_bot, install_bot, random_bot_folder
 from report_support import page_data
 from service_support import free_address, referee, start_service

@@ -10,7 +10,7 @@ from ladder.matchmaking import rotations
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig, recompute
 from ladder.standings import standings
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store
 
 

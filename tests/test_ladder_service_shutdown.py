@@ -21,7 +21,7 @@ from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from ladder.archive import pack
 from ladder.scheduler import recompute
 from ladder.service.server import STOP_DEADLINE
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
 from service_support import free_address, start_service
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ladder.ratings import Skill
-from ladder.schema import LATEST_VERSION
-from ladder.store import Store, StoreError
-from ladder.tasks import PlayedMatch
+from ladder.store.skill import Skill
+from ladder.store.schema import LATEST_VERSION
+from ladder.store.database import Store, StoreError
+from ladder.store.tasks import PlayedMatch
 from ladder_support import add_bots, open_store
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ladder.store import Store
+from ladder.store.database import Store
 from referee.cli.main import cli
 from referee.games import game_names
 

@@ -14,9 +14,9 @@ from rich.console import Console
 from ladder.dispatch import InlinePool
 from ladder.render import standings_table
 from ladder.scheduler import Ladder, LadderConfig
-from ladder.schema import MIGRATIONS
+from ladder.store.schema import MIGRATIONS
 from ladder.standings import finished_sets, pair_statuses, standings, to_json
-from ladder.store import SeatRow, Store
+from ladder.store.database import SeatRow, Store
 from ladder_support import FakeRunner, add_bots, open_store
 from referee.cli.main import cli
 

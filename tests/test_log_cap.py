@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from ladder.botfiles import StoreFiles
 from ladder.roster import command_line
 from ladder.runner import RealRunner
-from ladder.store import Store
-from ladder.tasks import BotSpec, MatchTask
+from ladder.store.database import Store
+from ladder.store.tasks import BotSpec, MatchTask
 from ladder_support import install_bot
 from referee.cli.main import cli
 from botsdk.contract import TimeControl

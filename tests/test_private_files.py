@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder.submission import submit
 from ladder_support import random_bot_folder
 from referee.cli.main import cli

@@ -26,7 +26,7 @@ from typing import Any
 import psutil
 import pytest
 
-from ladder.store import Store
+from ladder.store.database import Store
 from referee.match import STRIKE_LIMIT, MatchResult, run_match
 from referee.process import BotProcess, start_bots
 from botsdk.contract import TimeControl

@@ -47,7 +47,7 @@ from ladder.access import Access, AccessError, NameQuotaError
 from ladder.archive import ArchiveError, unpack
 from ladder.intake import Limits
 from ladder.service.audit import AuditLog
-from ladder.store import Store, StoreError, version_log_path
+from ladder.store.database import Store, StoreError, version_log_path
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 AUTH_HEADER = "authorization"

@@ -32,7 +32,7 @@ from ladder.cli import (
 from ladder.access import DEFAULT_MAX_NAMES
 from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.service.quotas import Quotas, Rate
-from ladder.store import StoreError, default_db_path
+from ladder.store.database import StoreError, default_db_path
 from referee.durations import Duration, format_duration
 from referee.games import game_names
 from referee.untrusted import safe_line
@@ -140,7 +140,7 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
     from ladder.access import Access
     from ladder.cluster import ClusterError, open_pool
     from ladder.roster import register_builtins
-    from ladder.rule_set_names import heading, rule_set_of
+    from ladder.store.rule_set_names import heading, rule_set_of
     from ladder.scheduler import LadderConfig
     from ladder.service.api import LadderCalls, ServiceSettings, remove_stale_uploads
     from ladder.service.audit import AuditLog

@@ -29,7 +29,7 @@ from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from ladder.archive import pack
 from ladder.service.addresses import is_local
 from ladder.service.api import AUTH_HEADER, BEARER
-from ladder.store import BotRow
+from ladder.store.database import BotRow
 from ladder.submission import Submitted
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 

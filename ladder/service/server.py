@@ -57,8 +57,8 @@ from ladder.scheduler import Ladder, LadderConfig, LadderError, RunStatus
 from ladder.service.addresses import Listen, parse_address
 from ladder.service.events import Broadcaster
 from ladder.service.servicer import LadderServicer
-from ladder.store import Store
-from ladder.tasks import MatchTask, Outcome
+from ladder.store.database import Store
+from ladder.store.tasks import MatchTask, Outcome
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from ladder.strikes import strike_reasons
+from ladder.store.rule_set_names import rule_set_of
+from ladder.store.strikes import strike_reasons
 
 APPLICATION_ID = "bot-referee-ladder"
 """Written into `meta`; tells our database apart from any other SQLite file."""
@@ -183,8 +184,6 @@ def _v4_rule_sets(conn: sqlite3.Connection) -> None:
     filed under their variant's rule set; if any was not the base rules,
     the ratings are recomputed per rule set at the next run (the rating
     model key is cleared)."""
-    from ladder.rule_set_names import rule_set_of
-
     _execute_all(
         conn,
         """

@@ -2,7 +2,7 @@
 
 SQLite by default (one file in a data folder, WAL mode so `referee table`
 can read while a ladder writes). All SQL of the ladder lives in this module
-and `ladder.schema`, so another SQL database can take its place later.
+and `ladder.store.schema`, so another SQL database can take its place later.
 
 Durability rules:
 - one transaction per finished match: the match, its seats, the rating
@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ladder.ratings import Skill
-from ladder.rule_set_names import rule_set_of
-from ladder.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
-from ladder.strikes import strike_reasons
-from ladder.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
+from ladder.store.skill import Skill
+from ladder.store.rule_set_names import rule_set_of
+from ladder.store.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
+from ladder.store.strikes import strike_reasons
+from ladder.store.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
 from referee.files import PRIVATE_FILE, PRIVATE_FOLDER, private_folders, write_atomically
 
 DATA_ENV = "REFEREE_DATA"
@@ -161,7 +161,7 @@ class SeatRow:
     """The duplicate set (one deal, every seat rotation) the match belongs to."""
     strikes: int = 0
     strike_reasons: dict[str, int] = field(default_factory=dict)
-    """Strikes by the referee's reason code (ladder.strikes)."""
+    """Strikes by the referee's reason code (ladder.store.strikes)."""
 
 
 class Store:
@@ -416,7 +416,7 @@ class Store:
     # -- ratings ------------------------------------------------------------
 
     def ratings(self, game: str, rule_set: str = "") -> dict[int, Skill]:
-        """The ratings of one rule set of `game` ('' the base rules; ladder.rule_set_names)."""
+        """The ratings of one rule set of `game` ('' the base rules; ladder.store.rule_set_names)."""
         rows = self._rows("SELECT bot_id, mu, sigma FROM ratings WHERE game = ? AND rule_set = ?", (game, rule_set))
         return {r["bot_id"]: Skill(r["mu"], r["sigma"]) for r in rows}
 
