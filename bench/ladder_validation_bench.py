@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from bench.recording import machine_summary, write_section
-from ladder.sprt import H0, H1, Sprt, expected_sets
-from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
+from ladder.rating.sprt import H0, H1, Sprt, expected_sets
+from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
 from ladder.validation import (
     LadderRun,
     Model,

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from ladder.cli import db_option, game_option, make_console, open_store
-from ladder.deal_audit import DealAudit, audit
+from ladder.deals.audit import DealAudit, audit
 from referee.untrusted import safe_line
 
 

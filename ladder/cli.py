@@ -436,9 +436,9 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     from ladder.store.rule_set_names import heading, rule_set_of
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute
-    from ladder.sprt import Sprt
-    from ladder.standings import mean_set_size, pair_statuses, standings
-    from ladder.stopping import DEFAULT_MARGIN
+    from ladder.rating.sprt import Sprt
+    from ladder.rating.standings import mean_set_size, pair_statuses, standings
+    from ladder.rating.stopping import DEFAULT_MARGIN
 
     if versus and until_stable:
         raise click.UsageError("--versus and --until-stable ask different questions: choose one")
@@ -540,7 +540,7 @@ def fresh_rating(name: str, version: str, versions: Sequence[BotRow]) -> str:
 
 def reveal_line(store: Store, game: str) -> str:
     """What the run's chain reveals now that it has ended."""
-    from ladder.deal_audit import chain_reveals
+    from ladder.deals.audit import chain_reveals
 
     last = chain_reveals(store, game)[-1]
     if last.complete:
@@ -594,8 +594,8 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
           token: str | None, tls_ca: Path | None) -> None:
     """Show the standings of the ladder (one rule set: the base rules, or the service's, unless --variant)."""
     from ladder.store.rule_set_names import rule_set_of
-    from ladder.standings import to_json
-    from ladder.stopping import DEFAULT_MARGIN
+    from ladder.rating.standings import to_json
+    from ladder.rating.stopping import DEFAULT_MARGIN
 
     margin = margin or DEFAULT_MARGIN
     variant = parse_variant(variants, game)
@@ -623,7 +623,7 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
     standings of one rule set, titled with it, and a line naming the other rule sets that have matches."""
     from ladder.render import h2h_table, seats_table, standings_table, table_notes
     from ladder.store.rule_set_names import heading
-    from ladder.standings import pair_statuses, standings
+    from ladder.rating.standings import pair_statuses, standings
 
     elsewhere = other_games(store, game)
     if elsewhere:
@@ -670,7 +670,7 @@ def other_games(store: Store, game: str) -> str | None:
 def logs(name: str, version: str | None, lines: int, game: str, db_path: Path | None, server: str | None,
          token: str | None, tls_ca: Path | None) -> None:
     """Show a bot's own output and its forfeits."""
-    from ladder.standings import forfeits_of
+    from ladder.rating.standings import forfeits_of
     from referee.sandbox.logpipe import rotated_path
 
     if server is not None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import trueskill
 
-from ladder.ratings import match_quality
+from ladder.rating.ratings import match_quality
 from ladder.store.skill import Skill
 
 MAX_CANDIDATES = 2000

@@ -1,7 +1,7 @@
 """The ladder report: what a page shows of a game's ladder, as data and charts.
 
 Everything is read through the code `referee table --json` uses
-(`ladder.standings.to_json`: standings, head-to-head, seats) and the
+(`ladder.rating.standings.to_json`: standings, head-to-head, seats) and the
 store's own records of rating history and matches; nothing is computed
 twice. A report shows one rule set of the game (its ratings are kept
 apart from the others'), names it in its title and lists the other rule
@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ladder.store.rule_set_names import heading
-from ladder.standings import to_json
+from ladder.rating.standings import to_json
 from ladder.store.database import Store, now_iso
 from referee.games.rule_sets import describe
 from referee.untrusted import safe_line

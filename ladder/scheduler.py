@@ -19,13 +19,13 @@ retried up to `max_attempts` times, never rated. Ctrl-C stops the run:
 finished matches are kept; running ones are discarded and stay planned.
 
 Two questions a run can stop on, each answered from the evidence of shared
-duplicate sets (ladder.evidence): `until_stable` plays until every adjacent
-pair of the standings is ordered or indistinguishable (ladder.stopping),
+duplicate sets (ladder.rating.evidence): `until_stable` plays until every adjacent
+pair of the standings is ordered or indistinguishable (ladder.rating.stopping),
 seating the unsettled pairs together; `versus` (NEW, OLD) seats both at
 every table, filled from the rest of the roster, until the SPRT
-(ladder.sprt) accepts a hypothesis.
+(ladder.rating.sprt) accepts a hypothesis.
 
-Deals: a run commits to a seed chain (ladder.seedchain) before its first
+Deals: a run commits to a seed chain (ladder.deals.seedchain) before its first
 match, stores it and tells `on_commit`; the n-th set it plans is dealt from
 the chain's n-th element, and the chain ends with the run (the sets it
 left planned keep their deals for the next run). The matchmaking's own
@@ -44,13 +44,13 @@ from dataclasses import dataclass, field
 from ladder import matchmaking
 from ladder.matchmaking import BotStats
 from ladder.dispatch import Pool
-from ladder.evidence import PairEvidence, pair_key
-from ladder.seedchain import MAX_LENGTH, SeedChain, new_chain
-from ladder.ratings import MODEL, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
-from ladder.sprt import Sprt
+from ladder.rating.evidence import PairEvidence, pair_key
+from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
+from ladder.rating.ratings import MODEL, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
+from ladder.rating.sprt import Sprt
 from ladder.store.rule_set_names import plays, rule_set_of
-from ladder.standings import RATING_MODEL_KEY, pair_evidence
-from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
+from ladder.rating.standings import RATING_MODEL_KEY, pair_evidence
+from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.store.database import BotRow, Store
 from ladder.store.skill import Skill
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
@@ -161,7 +161,7 @@ class Commitment:
     chain_id: int
     game: str
     head: str
-    """Hex: x_0 of the chain (ladder.seedchain)."""
+    """Hex: x_0 of the chain (ladder.deals.seedchain)."""
     length: int
 
     @property

@@ -3,9 +3,9 @@
 No bot processes and no store: a match is drawn from a model of outcomes
 (`Model`) in-process, in microseconds, so thousands of whole ladder runs fit
 in minutes. Everything else is the ladder's own code: the TrueSkill updates
-(ladder.ratings), the matchmaking with its focus on unsettled pairs
+(ladder.rating.ratings), the matchmaking with its focus on unsettled pairs
 (ladder.matchmaking), the pairwise evidence and stopping rule
-(ladder.evidence, ladder.stopping) and the SPRT (ladder.sprt). The tests run
+(ladder.rating.evidence, ladder.rating.stopping) and the SPRT (ladder.rating.sprt). The tests run
 it at small sizes; `python -m bench ladder_validation` runs it at the sizes
 published in docs/ladder.md.
 
@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 
 from ladder import matchmaking
-from ladder.evidence import INDISTINGUISHABLE, ORDERED, PairEvidence, collect, pair_key
+from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, PairEvidence, collect, pair_key
 from ladder.matchmaking import BotStats
-from ladder.ratings import initial_skill, make_env, prob_stronger, rate_match, ranking
-from ladder.sprt import Sprt
-from ladder.stopping import adjacent_pairs, all_settled, focus
+from ladder.rating.ratings import initial_skill, make_env, prob_stronger, rate_match, ranking
+from ladder.rating.sprt import Sprt
+from ladder.rating.stopping import adjacent_pairs, all_settled, focus
 from ladder.store.skill import Skill
 
 Places = tuple[int, ...]
@@ -109,7 +109,7 @@ class Rule:
     tau: float
     draw_probability: float
     evidence: bool
-    """True: the pairwise evidence of ladder.stopping (with focus on open
+    """True: the pairwise evidence of ladder.rating.stopping (with focus on open
     pairs); False: the rule before it, TrueSkill's posterior P(upper
     stronger) >= confidence for every adjacent pair."""
 

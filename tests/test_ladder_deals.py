@@ -3,7 +3,7 @@ chain before the first match, revealed set by set as sets finish, checked
 by `referee ladder-audit`.
 
 The chain is re-derived here from the page's words with hashlib alone, not
-with ladder.seedchain: an auditor's own program."""
+with ladder.deals.seedchain: an auditor's own program."""
 
 from __future__ import annotations
 

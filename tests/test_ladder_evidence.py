@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from statistics import NormalDist
 
-from ladder.evidence import (
+from ladder.rating.evidence import (
     INDISTINGUISHABLE,
     OPEN,
     ORDERED,
@@ -17,7 +17,7 @@ from ladder.evidence import (
     set_score,
     sets_to_settle,
 )
-from ladder.sprt import H0, H1, Sprt
+from ladder.rating.sprt import H0, H1, Sprt
 from ladder.validation import (
     Model,
     Rule,
@@ -124,7 +124,7 @@ def test_the_sprt_accepts_each_hypothesis_at_about_its_error_rate() -> None:
 
 
 def test_an_undecided_sprt_estimates_the_sets_it_still_needs() -> None:
-    from ladder.sprt import sets_to_decide
+    from ladder.rating.sprt import sets_to_decide
 
     sprt = Sprt()
     heading_up = [0.75, 0.5, 0.25, 1.0, 0.5, 0.75] * 3  # mean 0.625: towards H1

@@ -8,7 +8,7 @@ import math
 import pytest
 import trueskill
 
-from ladder.ratings import (
+from ladder.rating.ratings import (
     adjacent_confidences,
     make_env,
     prob_stronger,

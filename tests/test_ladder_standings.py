@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ladder.ratings import make_env, rate_match, rated_places
-from ladder.standings import head_to_head, seat_shares, standings, to_json
+from ladder.rating.ratings import make_env, rate_match, rated_places
+from ladder.rating.standings import head_to_head, seat_shares, standings, to_json
 from ladder.store.database import Store
 from ladder.store.skill import Skill
 from ladder.store.tasks import PlayedMatch

@@ -447,8 +447,8 @@ class LadderCalls:
         from rich.console import Console
 
         from ladder.cli import PIPE_WIDTH, print_table
-        from ladder.standings import to_json
-        from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
+        from ladder.rating.standings import to_json
+        from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
 
         game = self._game(request.game)
         options = {"include_retired": request.include_retired, "confidence": request.confidence or DEFAULT_CONFIDENCE,
@@ -516,7 +516,7 @@ class LadderCalls:
     def bot_logs(self, request: Any, caller: Caller) -> Any:
         """The end of a bot's own output and its forfeits; with tokens
         required, only to its owner. Names no path: the log is the bot's."""
-        from ladder.standings import forfeits_of
+        from ladder.rating.standings import forfeits_of
         from referee.sandbox.logpipe import rotated_path
 
         game = self._game(request.game)

@@ -452,7 +452,7 @@ class Store:
     # -- seed chains ----------------------------------------------------------
 
     def start_chain(self, game: str, head: bytes, length: int, secret: bytes) -> int:
-        """Store a new seed chain of `game` (ladder.seedchain); returns its id."""
+        """Store a new seed chain of `game` (ladder.deals.seedchain); returns its id."""
         with self.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO seed_chains (game, head, length, secret, started_at) VALUES (?, ?, ?, ?, ?)",
@@ -503,7 +503,7 @@ class Store:
     def drop_planned(self, set_ids: Collection[str]) -> int:
         """Unplan every match of the duplicate sets `set_ids` (they can
         never be played); returns how many. Their deals may then be
-        revealed (ladder.deal_audit), as an abandoned set's are."""
+        revealed (ladder.deals.audit), as an abandoned set's are."""
         with self.transaction() as conn:
             return sum(conn.execute("DELETE FROM planned WHERE set_id = ?", (set_id,)).rowcount for set_id in set_ids)
 

@@ -150,7 +150,7 @@ def _v2_strike_reasons(conn: sqlite3.Connection) -> None:
 
 def _v3_seed_chains(conn: sqlite3.Connection) -> None:
     """A ladder's deal seeds come from a hash chain committed when the ladder
-    starts (ladder.seedchain): the chains, and which chain element dealt
+    starts (ladder.deals.seedchain): the chains, and which chain element dealt
     each planned and stored set. Matches stored before have no chain (NULL):
     only their own per-match commitments vouch for their deals."""
     _execute_all(

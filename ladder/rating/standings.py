@@ -4,8 +4,8 @@ Rows are sorted by the conservative rating mu - 3 sigma (TrueSkill's
 `expose` with the default mu/sigma ratio): a bot with few matches is not
 ranked above a proven one on luck. Each row says how sure its place above
 the next row is: the verdict of their shared duplicate sets
-(ladder.evidence, ladder.stopping), and, for information, TrueSkill's
-posterior probability (ladder.ratings).
+(ladder.rating.evidence, ladder.rating.stopping), and, for information, TrueSkill's
+posterior probability (ladder.rating.ratings).
 
 Wins and places are the rated ones: a forfeiting bot finished last. Strikes
 are counted by reason, forfeits per bot.
@@ -22,11 +22,11 @@ from collections.abc import Sequence, Set
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ladder.deal_audit import chain_summaries
-from ladder.evidence import PairEvidence, collect
-from ladder.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
+from ladder.deals.audit import chain_summaries
+from ladder.rating.evidence import PairEvidence, collect
+from ladder.rating.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
 from ladder.store.rule_set_names import plays
-from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
+from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store.database import SeatRow, Store
 from ladder.store.skill import Skill
 from ladder.store.strikes import STRIKE_REASONS
@@ -119,7 +119,7 @@ def standings(store: Store, game: str, *, include_retired: bool = False, rule_se
 def finished_sets(rows: Sequence[SeatRow], pending: Set[str]) -> list[list[tuple[tuple[int, ...], tuple[int, ...]]]]:
     """The duplicate sets of `rows` none of whose matches is still planned
     (`pending` set ids), in the order they finished, each a list of (bot ids
-    by seat, rated places): the units of ladder.evidence. A set counts only
+    by seat, rated places): the units of ladder.rating.evidence. A set counts only
     once it is whole, so its score never changes after it was counted."""
     matches: dict[str, list[SeatRow]] = defaultdict(list)
     for row in rows:
@@ -214,7 +214,7 @@ def to_json(
     confidence: float = DEFAULT_CONFIDENCE, margin: float = DEFAULT_MARGIN, rule_set: str = "",
 ) -> dict[str, Any]:
     """The standings of one rule set, the adjacent pairs' verdicts, the
-    deals' seed chains with what is revealed of them (ladder.deal_audit:
+    deals' seed chains with what is revealed of them (ladder.deals.audit:
     safe to show anyone) and optionally head-to-head and seat shares, as
     JSON; `rule_sets` counts the matches of each rule set that has any."""
     rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)

@@ -1,6 +1,6 @@
 """A ladder's deals revealed and checked against the seed chains it committed to.
 
-What may be revealed, and when (ladder.seedchain for the chain itself):
+What may be revealed, and when (ladder.deals.seedchain for the chain itself):
 a chain element x_k reveals the deals of sets 1 .. k, so the ladder reveals
 the largest k whose sets are **all finished** (none of their matches is
 still planned: a set half played, or one a worker is playing now, keeps its
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from botsdk import fairness
-from ladder import seedchain
+from ladder.deals import seedchain
 from ladder.store.database import Store
 
 

@@ -14,7 +14,7 @@ compares their *skills*, not one match's performances: P = Phi((mu1 - mu2) /
 sqrt(s1^2 + s2^2)) (beta left out: with it the formula answers "how likely
 does the upper bot finish ahead in the next match"). It is shown for
 information only: whether a pair is settled is decided from the pairs'
-shared duplicate sets (ladder.evidence), whose error rate holds whenever
+shared duplicate sets (ladder.rating.evidence), whose error rate holds whenever
 the ladder looks; TrueSkill's approximate posterior over correlated
 duplicate matches has no such guarantee.
 """
@@ -44,7 +44,7 @@ probability ordered its bots no better (docs/ladder.md, "Validation")."""
 
 MODEL = f"trueskill mu={MU:g} sigma={SIGMA:g} beta={BETA:g} tau={TAU:g} draw_probability={DRAW_PROBABILITY:g}"
 """The rating model's parameters as stored beside the ratings: a store rated
-with other parameters is recomputed (ladder.standings.current_ratings)."""
+with other parameters is recomputed (ladder.rating.standings.current_ratings)."""
 
 
 def make_env(tau: float = TAU, draw_probability: float = DRAW_PROBABILITY) -> trueskill.TrueSkill:

@@ -1,6 +1,6 @@
 """A sequential probability ratio test of "is NEW better than OLD?".
 
-The data are the per-set scores of ladder.evidence: NEW's mean result
+The data are the per-set scores of ladder.rating.evidence: NEW's mean result
 against OLD (1 ahead, 1/2 same place, 0 behind) over the seat rotations of
 one duplicate set, at tables they share with bots of the rest of the roster.
 The hypotheses are about their expectation mu:
@@ -116,7 +116,7 @@ def sets_to_decide(sprt: Sprt, scores: Sequence[float]) -> float:
     counts a prior set of spread 1/2, so a few equal scores do not promise
     a verdict at once."""
     mean = sum(scores) / len(scores)
-    variance = (0.25 + sum((x - mean) ** 2 for x in scores)) / (len(scores) + 1)  # as ladder.evidence's plug-in
+    variance = (0.25 + sum((x - mean) ** 2 for x in scores)) / (len(scores) + 1)  # as ladder.rating.evidence's plug-in
     step = sprt.margin * (2 * mean - sprt.mu0 - sprt.mu1) / (2 * variance)
     llr = sprt.llr(scores)
     if step > 0:

@@ -2,7 +2,7 @@
 
 The standings are ordered by the conservative TrueSkill rating. Each
 adjacent pair is judged from its own shared duplicate sets
-(ladder.evidence): ordered, indistinguishable, reversed (the evidence puts
+(ladder.rating.evidence): ordered, indistinguishable, reversed (the evidence puts
 the lower bot above) or open. `--until-stable` stops when every adjacent
 pair is ordered or indistinguishable; until then the matchmaking seats the
 unsettled pairs together (their `focus`). The same functions drive the real
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ladder.evidence import SETTLED, PairEvidence, Verdict, verdict_for
+from ladder.rating.evidence import SETTLED, PairEvidence, Verdict, verdict_for
 
 DEFAULT_CONFIDENCE = 0.95
 DEFAULT_MARGIN = 0.1
