@@ -38,7 +38,7 @@ from typing import Any
 from ladder.botfiles import StoreFiles
 from ladder.cluster import open_pool
 from ladder.dispatch import Pool
-from ladder.intake import content_hash
+from ladder.intake.copying import content_hash
 from ladder.runner import RealRunner
 from ladder.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store.database import Store

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ladder.cluster import open_pool
-from ladder.roster import register_builtins
+from ladder.intake.roster import register_builtins
 from ladder.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store.database import Store
 

@@ -50,8 +50,8 @@ import psutil
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
-from ladder.intake import content_hash
+from ladder.intake.archive import pack
+from ladder.intake.copying import content_hash
 from ladder.store.database import Store
 
 GAME = "gnadenlos"

@@ -12,7 +12,7 @@ take them over. One token holds at most `max_names` names.
 Kept in `access.sqlite` beside the ladder's database, not in it: the
 store's schema stays the ladder's (ratings, matches). A name is claimed
 only inside the store's transaction that registers the bot
-(ladder.submission's `claim` step, the last before it commits): a refused
+(ladder.intake.submission's `claim` step, the last before it commits): a refused
 submission claims nothing, and checking a name (`check`) writes nothing,
 so a refused call leaves this file as it was. The two databases commit one
 after the other, so a service killed between the two commits leaves a

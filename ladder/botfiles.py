@@ -1,7 +1,7 @@
 """Where a worker finds a bot's files: by their content hash, fetched once.
 
 A submitted bot version is known everywhere by the SHA-256 of its files
-(ladder/intake.py's `content_hash`). The ladder's own copy is its folder
+(ladder/intake/copying.py's `content_hash`). The ladder's own copy is its folder
 in the store; a worker on another machine has none, so `BotFileCache`
 keeps one folder per hash in the worker's own working folder: the first
 match that seats the bot fetches its archive (through `fetch`, from the
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from ladder.archive import ArchiveError, unpack
-from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, Limits, content_hash
+from ladder.intake.archive import ArchiveError, unpack
+from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, Limits, content_hash
 from ladder.store.tasks import BotSpec, NotRated
 from referee.files import private_folders
 

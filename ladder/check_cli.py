@@ -1,4 +1,4 @@
-"""`referee check PATH`: the command line of ladder/check.py.
+"""`referee check PATH`: the command line of ladder/intake/check.py.
 
 Prints each finding as a line (`ok`, `warning`, `FAIL`) with its fix
 beneath, then the verdict; `--json` prints the whole report as one JSON
@@ -16,10 +16,10 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ladder.check import DECISIONS, ERROR, OK, SEED, CheckOptions, CheckReport
-from ladder.check import check as run_check
+from ladder.intake.check import DECISIONS, ERROR, OK, SEED, CheckOptions, CheckReport
+from ladder.intake.check import check as run_check
 from ladder.cli import DEFAULT_MOVE_TIME, MIN_MOVE_TIME, variant_tags
-from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
 from referee.sandbox import capabilities

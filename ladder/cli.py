@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.console import Console
 
-from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.store.database import BotRow, Store, StoreError, default_db_path, version_log_path
 from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
@@ -290,8 +290,8 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
            games: tuple[str, ...], variants: tuple[str, ...], max_mib: int, max_files: int, max_depth: int,
            db_path: Path | None, server: str | None, token: str | None, tls_ca: Path | None) -> None:
     """Check a bot (file or folder with bot.toml) and register it (with --server: the service's limits apply)."""
-    from ladder.submission import SubmissionError
-    from ladder.submission import submit as do_submit
+    from ladder.intake.submission import SubmissionError, refusal
+    from ladder.intake.submission import submit as do_submit
 
     limits = Limits(max_bytes=max_mib * MIB, max_files=max_files, max_depth=max_depth)
     tags = variant_tags(variants, games)
@@ -316,16 +316,6 @@ def submit(path: Path, name: str | None, version: str | None, startup_timeout: f
     else:
         click.echo(f"{done.name} version {done.version} is already registered with identical content "
                    f"(for {plays}); nothing to do")
-
-
-def refusal(exc: Exception, log: Path | None) -> str:
-    """A refused submission's message, and when the bot itself failed, the
-    last lines of its `log` (escaped: the bot's own words)."""
-    message = safe_line(exc, MESSAGE_LIMIT)
-    lines = last_lines(log) if log is not None else []
-    if lines:
-        message += "\nits last lines of output:\n" + "\n".join(f"  {line}" for line in lines)
-    return message
 
 
 @click.command()
@@ -432,7 +422,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     """Run the ladder: schedule matches, rate them, show the standings."""
     from ladder.progress import ProgressLines
     from ladder.render import LiveView, pairs_report, standings_table, table_notes, versus_report
-    from ladder.roster import register_builtins
+    from ladder.intake.roster import register_builtins
     from ladder.store.rule_set_names import heading, rule_set_of
     from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
     from ladder.scheduler import recompute as do_recompute

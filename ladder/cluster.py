@@ -48,7 +48,7 @@ import dask
 from distributed import Client, Future, LocalCluster, get_client, get_worker, wait
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from ladder.archive import pack
+from ladder.intake.archive import pack
 from ladder.botfiles import BotFileCache
 from ladder.runner import RealRunner, run_task
 from ladder.botlogs import LogCursor, append_capped

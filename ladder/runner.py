@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ladder.botfiles import BotFiles
-from ladder.roster import folder_command
+from ladder.intake.roster import folder_command
 from ladder.store.database import version_log_path
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from referee.builtins import resolve_bot_command

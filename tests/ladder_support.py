@@ -133,7 +133,7 @@ def install_bot(store: Store, folder: Path, name: str) -> int:
     readable by the bot's own uid), but without the validation match that
     tests/test_ladder_submit.py covers: a 10-player table's roster in a
     fraction of the time."""
-    from ladder.submission import content_hash, read_manifest
+    from ladder.intake.submission import content_hash, read_manifest
 
     manifest = read_manifest(folder)
     digest = content_hash(folder)

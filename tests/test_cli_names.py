@@ -17,7 +17,7 @@ import pytest
 
 from ladder.dispatch import InlinePool
 from ladder.progress import ProgressLines
-from ladder.roster import register_builtins
+from ladder.intake.roster import register_builtins
 from ladder.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots

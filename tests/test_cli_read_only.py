@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ladder.dispatch import InlinePool
-from ladder.roster import register_builtins
+from ladder.intake.roster import register_builtins
 from ladder.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, random_bot_folder

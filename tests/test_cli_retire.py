@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from ladder.dispatch import InlinePool
-from ladder.roster import register_builtins
+from ladder.intake.roster import register_builtins
 from ladder.scheduler import Ladder, LadderConfig
 from ladder.store.database import BotRow, Store
 from ladder.store.tasks import BotSpec, MatchTask

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from ladder.archive import ArchiveError, pack, unpack
+from ladder.intake.archive import ArchiveError, pack, unpack
 from ladder.botfiles import BotFileCache
 from ladder.botlogs import SHIP_LIMIT, LogCursor, append_capped
-from ladder.intake import Limits, content_hash
+from ladder.intake.copying import Limits, content_hash
 from ladder.store.tasks import BotSpec, NotRated
 
 

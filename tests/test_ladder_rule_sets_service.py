@@ -28,7 +28,7 @@ import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from browser_support import chromium, console_errors, open_page
-from ladder.archive import pack
+from ladder.intake.archive import pack
 from ladder.dispatch import InlinePool
 from ladder.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store

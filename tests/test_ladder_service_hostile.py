@@ -26,7 +26,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
+from ladder.intake.archive import pack
 from ladder_support import random_bot_folder
 from service_support import (
     free_address, issue_token, long_name_bomb, memory_mib, referee, reset_peak, snapshot, start_service,

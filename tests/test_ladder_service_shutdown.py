@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
+from ladder.intake.archive import pack
 from ladder.scheduler import recompute
 from ladder.service.server import STOP_DEADLINE
 from ladder.store.database import Store

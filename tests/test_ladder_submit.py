@@ -215,7 +215,7 @@ def test_a_corrupt_database_gets_one_clear_line(tmp_path: Path) -> None:
 
 
 def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(tmp_path: Path) -> None:
-    from ladder.submission import read_manifest
+    from ladder.intake.submission import read_manifest
 
     docs = (Path(__file__).resolve().parent.parent / "docs" / "ladder.md").read_text()
     example = docs.split("```toml\n", 1)[1].split("```", 1)[0]

@@ -16,7 +16,7 @@ import psutil
 from click.testing import CliRunner
 
 from ladder.botfiles import StoreFiles
-from ladder.roster import command_line
+from ladder.intake.roster import command_line
 from ladder.runner import RealRunner
 from ladder.store.database import Store
 from ladder.store.tasks import BotSpec, MatchTask

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from ladder.store.database import Store
-from ladder.submission import submit
+from ladder.intake.submission import submit
 from ladder_support import random_bot_folder
 from referee.cli.main import cli
 from referee.match import run_match

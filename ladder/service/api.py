@@ -8,7 +8,7 @@ what the matching command answers locally: Submit validates exactly as
 `referee submit` does, in two steps (`intake`: the archive unpacked
 within the service's submission limits into a private folder, the
 request and the name checked, a resubmission of registered files
-answered; `validate`: `ladder.submission.submit` from there), Standings
+answered; `validate`: `ladder.intake.submission.submit` from there), Standings
 is `referee table --json`'s object, BotLogs what `referee logs` prints.
 
 Rule sets: the reading calls answer for one rule set of the game, the one
@@ -44,8 +44,9 @@ import grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2
 from ladder.access import Access, AccessError, NameQuotaError
-from ladder.archive import ArchiveError, unpack
-from ladder.intake import Limits
+from ladder.intake.archive import ArchiveError, unpack
+from ladder.intake.copying import Limits
+from ladder.intake.submission import refusal
 from ladder.service.audit import AuditLog
 from ladder.store.database import Store, StoreError, version_log_path
 from referee.untrusted import MESSAGE_LIMIT, safe_line
@@ -309,7 +310,7 @@ class LadderCalls:
         return taken
 
     def _intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
-        from ladder.intake import content_hash
+        from ladder.intake.copying import content_hash
 
         scrub = Scrub({str(upload / "bot"): safe_line(request.shown_path, SHOWN_PATH_LIMIT) or "the bot"}, self.roots)
         path = self._unpacked(request, upload, scrub)
@@ -348,7 +349,7 @@ class LadderCalls:
         """A submission's second step, slow: its bot validated (started and
         played) and registered, as `referee submit` does; the name claimed
         in the registering transaction. Audited; its upload removed."""
-        from ladder.submission import SubmissionError, submit
+        from ladder.intake.submission import SubmissionError, submit
 
         request, caller = intake.request, intake.caller
         claimed: list[str] = []
@@ -399,8 +400,6 @@ class LadderCalls:
     def _refusal(exc: Exception, scrub: Scrub) -> str:
         """A refused submission's message for its remote author: the bot's
         last lines of output quoted, its log's folder (the service's) gone."""
-        from ladder.cli import refusal
-
         log = getattr(exc, "log", None)
         message = refusal(exc, log)
         if isinstance(log, Path):
@@ -599,7 +598,7 @@ def revealable_records(store: Store, name: str, version: str = "", game: str = "
 
 def check_submission(request: Any) -> None:
     """Everything of a SubmitRequest but its archive. Refuses INVALID_ARGUMENT."""
-    from ladder.submission import NAME_PATTERN, SubmissionError, check_tags
+    from ladder.intake.submission import NAME_PATTERN, SubmissionError, check_tags
     from referee.games import game_names
 
     if request.name:
@@ -627,7 +626,7 @@ def check_submission(request: Any) -> None:
 def manifest_name(path: Path) -> str | None:
     """The name a bot folder's bot.toml gives (None: a file, no name, or a
     manifest `referee submit` will refuse with its own message)."""
-    from ladder.submission import SubmissionError, read_manifest
+    from ladder.intake.submission import SubmissionError, read_manifest
 
     if not path.is_dir():
         return None
@@ -638,15 +637,15 @@ def manifest_name(path: Path) -> str | None:
 
 
 def check_name_of(name: str) -> None:
-    """A bot name as `referee submit` takes it (ladder.submission.check_name)."""
-    from ladder.submission import check_name
+    """A bot name as `referee submit` takes it (ladder.intake.submission.check_name)."""
+    from ladder.intake.submission import check_name
 
     check_name(name if len(name) <= 100 else name[:100])  # refused anyway; the message quotes its start
 
 
 def _checked(check: Any, value: str, scrub: Scrub | None = None) -> None:
     """`check(value)`, a SubmissionError refused INVALID_ARGUMENT."""
-    from ladder.submission import SubmissionError
+    from ladder.intake.submission import SubmissionError
 
     try:
         check(value)

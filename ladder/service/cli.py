@@ -30,7 +30,7 @@ from ladder.cli import (
     parse_players, parse_variant, remote, remote_options, scheduler_option, workers_option,
 )
 from ladder.access import DEFAULT_MAX_NAMES
-from ladder.intake import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
 from ladder.service.quotas import Quotas, Rate
 from ladder.store.database import StoreError, default_db_path
 from referee.durations import Duration, format_duration
@@ -139,7 +139,7 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
     or the sandbox's defaults) each bot's process tree."""
     from ladder.access import Access
     from ladder.cluster import ClusterError, open_pool
-    from ladder.roster import register_builtins
+    from ladder.intake.roster import register_builtins
     from ladder.store.rule_set_names import heading, rule_set_of
     from ladder.scheduler import LadderConfig
     from ladder.service.api import LadderCalls, ServiceSettings, remove_stale_uploads

@@ -26,11 +26,11 @@ from typing import Any
 import grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
+from ladder.intake.archive import pack
 from ladder.service.addresses import is_local
 from ladder.service.api import AUTH_HEADER, BEARER
 from ladder.store.database import BotRow
-from ladder.submission import Submitted
+from ladder.intake.submission import Submitted
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 CALL_TIMEOUT = 30.0

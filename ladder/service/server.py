@@ -52,7 +52,7 @@ from grpc_reflection.v1alpha import reflection
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from ladder.dispatch import Pool
-from ladder.intake import MIB
+from ladder.intake.copying import MIB
 from ladder.scheduler import Ladder, LadderConfig, LadderError, RunStatus
 from ladder.service.addresses import Listen, parse_address
 from ladder.service.events import Broadcaster

@@ -84,7 +84,7 @@ def resolve_seat(spec: str, game: str, db_path: Path | None) -> BotCommand:
     known before it starts. Raises BotCommandError."""
     # The command line composes the layers (referee.cli.main): bot folders
     # and registered bots are the ladder's to read.
-    from ladder.named_bots import folder_bot, registered_bot
+    from ladder.intake.named_bots import folder_bot, registered_bot
 
     text = spec.strip()
     if is_builtin(text):

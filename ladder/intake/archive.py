@@ -43,7 +43,7 @@ import tarfile
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Self
 
-from ladder.intake import MIB, Limits
+from ladder.intake.copying import MIB, Limits
 
 NAME_LIMIT = 4096
 """Bytes of an entry's name or link target (Linux's PATH_MAX)."""

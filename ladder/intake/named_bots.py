@@ -17,7 +17,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from ladder.roster import PYTHON_NAMES, command_line
+from ladder.intake.roster import PYTHON_NAMES, command_line
+from ladder.intake.submission import SubmissionError, read_manifest
 from ladder.store.database import Store, StoreError, default_db_path
 from referee.builtins import BotCommand, BotCommandError, absolute, resolve_bot
 
@@ -27,8 +28,6 @@ def folder_bot(folder: Path) -> BotCommand:
     interpreter, words naming the folder's files are made absolute.
     Raises BotCommandError (a missing or bad bot.toml, a program that is
     not there)."""
-    from ladder.submission import SubmissionError, read_manifest
-
     try:
         manifest = read_manifest(folder)
     except SubmissionError as exc:

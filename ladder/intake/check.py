@@ -3,7 +3,7 @@
 What fastchess's `--compliance` is for chess engines: a bot author runs it
 before `referee submit`. It takes what submit takes (an executable file or
 a folder with a bot.toml), copies it within the same limits and reads its
-manifest as submit does (ladder/submission.py), starts the copy in the
+manifest as submit does (ladder/intake/submission.py), starts the copy in the
 sandbox exactly as the ladder does (the copy's folder exposed, nothing
 else of the author's), and checks in turn:
 
@@ -43,9 +43,9 @@ import grpc
 from botsdk.contract import GRACE, TimeControl
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from ladder.intake import Limits
-from ladder.roster import folder_command
-from ladder.submission import (
+from ladder.intake.copying import Limits
+from ladder.intake.roster import folder_command
+from ladder.intake.submission import (
     SubmissionError,
     check_name,
     covering_variants,

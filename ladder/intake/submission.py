@@ -13,7 +13,7 @@ line), or a folder with a `bot.toml` manifest:
 The bot is copied into a staging folder inside the store (made readable
 by the bot's own sandboxed user, who gets this folder bound in read-only:
 the store itself is closed to bots) within `Limits` of bytes, files and
-depth and without following links (ladder/intake.py), its manifest read
+depth and without following links (ladder/intake/copying.py), its manifest read
 from the copy, content-hashed, started from there,
 asked the handshake and made to play one short match of each of its games
 (the manifest's; a file's handshake names them) against two built-in random
@@ -48,12 +48,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.intake import IntakeError, Limits, content_hash, copy_in
-from ladder.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
+from botsdk.contract import TimeControl
+from ladder.intake.copying import IntakeError, Limits, content_hash, copy_in
+from ladder.intake.roster import DEFAULT_ROSTER, PYTHON_NAMES, folder_command, split_command
 from ladder.store.database import Store
+from referee.builtins import resolve_bot_command
 from referee.files import private_folders
 from referee.games import game_names, load_game
 from referee.games.rule_sets import every_variant_tag
+from referee.log_tail import last_lines
+from referee.match import RefereeError, run_match
+from referee.process import BotProcess
+from referee.protocol.client import BotFault
+from referee.records import FOOTER
+from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 MANIFEST = "bot.toml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -70,6 +78,17 @@ class SubmissionError(Exception):
     def __init__(self, message: str, log: Path | None = None) -> None:
         super().__init__(message)
         self.log = log
+
+
+def refusal(exc: Exception, log: Path | None) -> str:
+    """A refused submission's message, and when the bot itself failed, the
+    last lines of its `log` (escaped: the bot's own words): what `referee submit`
+    prints and the ladder service answers."""
+    message = safe_line(exc, MESSAGE_LIMIT)
+    lines = last_lines(log) if log is not None else []
+    if lines:
+        message += "\nits last lines of output:\n" + "\n".join(f"  {line}" for line in lines)
+    return message
 
 
 @dataclass(frozen=True)
@@ -184,7 +203,7 @@ def covering_variants(game: str, tags: Sequence[str]) -> list[dict[str, str]]:
 
 def _check_paths(command: Sequence[str], folder: Path, where: str) -> None:
     """Every path the command names lies inside the bot's folder (its links
-    were checked as it was copied, ladder/intake.py). A bot's folder is
+    were checked as it was copied, ladder/intake/copying.py). A bot's folder is
     exposed to its sandbox, so a command reaching elsewhere
     (`../other-bot/bot`, the store's database) would let one submission run
     what is not its own."""
@@ -287,13 +306,6 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
     handshake names that the referee runs; `variants` None every variant
     of those games the handshake names. Returns the games and the variants
     validated. Raises SubmissionError."""
-    from referee.builtins import resolve_bot_command
-    from referee.match import RefereeError, run_match
-    from referee.process import BotProcess
-    from botsdk.contract import TimeControl
-    from referee.protocol.client import BotFault
-    from referee.records import FOOTER
-
     logs = Path(tempfile.mkdtemp(prefix="referee-submit-"))
     log_path = logs / f"{label}.log"
     started = []
