@@ -24,9 +24,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.cluster import open_pool
+from ladder.running.cluster import open_pool
 from ladder.intake.roster import register_builtins
-from ladder.scheduler import Ladder, LadderConfig, RunStatus
+from ladder.scheduling.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store.database import Store
 
 GAME = "gnadenlos"

@@ -28,7 +28,7 @@ from referee.sandbox import capabilities
 from referee.untrusted import MESSAGE_LIMIT, safe_block, safe_line
 
 if TYPE_CHECKING:
-    from ladder.cluster import DaskPool
+    from ladder.running.cluster import DaskPool
     from ladder.config_file import LadderFile
     from ladder.service.client import Remote
     from referee.sandbox import Limits as BotLimits
@@ -194,10 +194,10 @@ def check_cluster_options(workers: int | None, scheduler: str | None) -> None:
 @contextmanager
 def dask_pool(scheduler: str | None, move_time: float, workers: int | None, logs_dir: Path,
               limits: BotLimits | None = None) -> Iterator[DaskPool]:
-    """The matches' Dask pool (ladder/cluster.py), its bots under `limits`
+    """The matches' Dask pool (ladder/running/cluster.py), its bots under `limits`
     (default: the sandbox's), closed on the way out; a cluster that cannot
     be had is one error line."""
-    from ladder.cluster import ClusterError, open_pool
+    from ladder.running.cluster import ClusterError, open_pool
 
     try:
         pool = open_pool(scheduler, move_time, workers=workers, logs_dir=logs_dir, limits=limits)
@@ -424,8 +424,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     from ladder.render import LiveView, pairs_report, standings_table, table_notes, versus_report
     from ladder.intake.roster import register_builtins
     from ladder.store.rule_set_names import heading, rule_set_of
-    from ladder.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
-    from ladder.scheduler import recompute as do_recompute
+    from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
+    from ladder.scheduling.scheduler import recompute as do_recompute
     from ladder.rating.sprt import Sprt
     from ladder.rating.standings import mean_set_size, pair_statuses, standings
     from ladder.rating.stopping import DEFAULT_MARGIN

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ladder.scheduler import RunStatus
+from ladder.scheduling.scheduler import RunStatus
 from ladder.store.database import BotRow, Store
 from ladder.store.tasks import PlayedMatch
 from referee.untrusted import safe_line

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.cluster import LadderWorker
-from ladder.runner import run_task
+from ladder.running.cluster import LadderWorker
+from ladder.running.runner import run_task
 from ladder.store.tasks import MatchTask, Outcome
 from ladder_support import RANDOM_BOT_SOURCE, FakeRunner
 

@@ -31,9 +31,9 @@ import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from browser_support import chromium, console_errors, open_page, play_record, requested_urls, screenshot
-from ladder.dispatch import InlinePool
+from ladder.running.dispatch import InlinePool
 from ladder.report_page import WITHHELD
-from ladder.scheduler import Ladder, LadderConfig
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
 from report_support import (

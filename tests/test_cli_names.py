@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from ladder.dispatch import InlinePool
+from ladder.running.dispatch import InlinePool
 from ladder.progress import ProgressLines
 from ladder.intake.roster import register_builtins
-from ladder.scheduler import Ladder, LadderConfig
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 from referee.web.page import DATA_ID

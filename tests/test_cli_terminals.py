@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 

@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from ladder.config_file import LIMIT_KEYS, read_config
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, install_bot, random_bot_folder
 from referee.cli.main import cli

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Commitment, Ladder, LadderConfig
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Commitment, Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store
 from referee.cli.main import cli

@@ -15,7 +15,7 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
-from ladder.scheduler import recompute
+from ladder.scheduling.scheduler import recompute
 from ladder.store.database import Store
 from ladder_support import random_bot_folder
 from referee.cli.main import cli

@@ -1,5 +1,5 @@
 """Pairwise evidence and its verdicts, the SPRT, and both validated by
-simulation at small sizes (ladder/validation.py: bots of known skill)."""
+simulation at small sizes (ladder/scheduling/validation.py: bots of known skill)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ladder.rating.evidence import (
     sets_to_settle,
 )
 from ladder.rating.sprt import H0, H1, Sprt
-from ladder.validation import (
+from ladder.scheduling.validation import (
     Model,
     Rule,
     run_ladder,

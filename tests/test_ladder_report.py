@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ladder.dispatch import InlinePool
+from ladder.running.dispatch import InlinePool
 from ladder.report import HISTORY_STRETCHES, history_points, thinned
-from ladder.scheduler import Ladder, LadderConfig
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 from report_support import page_data

@@ -29,8 +29,8 @@ import pytest
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from browser_support import chromium, console_errors, open_page
 from ladder.intake.archive import pack
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, declaring_bot, install_bot, random_bot_folder
 from report_support import page_data

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ladder.matchmaking import rotations
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig, recompute
+from ladder.scheduling.matchmaking import rotations
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig, recompute
 from ladder.rating.standings import standings
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store

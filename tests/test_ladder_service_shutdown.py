@@ -19,7 +19,7 @@ import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from ladder.intake.archive import pack
-from ladder.scheduler import recompute
+from ladder.scheduling.scheduler import recompute
 from ladder.service.server import STOP_DEADLINE
 from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder

@@ -11,9 +11,9 @@ from pathlib import Path
 from click.testing import CliRunner
 from rich.console import Console
 
-from ladder.dispatch import InlinePool
+from ladder.running.dispatch import InlinePool
 from ladder.render import standings_table
-from ladder.scheduler import Ladder, LadderConfig
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.schema import MIGRATIONS
 from ladder.rating.standings import finished_sets, pair_statuses, standings, to_json
 from ladder.store.database import SeatRow, Store

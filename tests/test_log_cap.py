@@ -15,9 +15,9 @@ from pathlib import Path
 import psutil
 from click.testing import CliRunner
 
-from ladder.botfiles import StoreFiles
+from ladder.running.botfiles import StoreFiles
 from ladder.intake.roster import command_line
-from ladder.runner import RealRunner
+from ladder.running.runner import RealRunner
 from ladder.store.database import Store
 from ladder.store.tasks import BotSpec, MatchTask
 from ladder_support import install_bot

@@ -36,7 +36,7 @@ CHAIN_PREFIX = b"referee-ladder-chain-v1:"
 DEAL_PREFIX = b"referee-ladder-deal-v1:"
 SECRET_BYTES = 32
 SEED_BITS = 62
-"""Set seeds fit SQLite's signed 64-bit integers (as ladder.matchmaking's)."""
+"""Set seeds fit SQLite's signed 64-bit integers (as ladder.scheduling.matchmaking's)."""
 MAX_LENGTH = 100_000
 """Sets per chain at most: computing a chain this long takes about 0.1 s; a
 ladder that plays more sets (a service running for weeks) starts the next

@@ -6,8 +6,8 @@ adjacent pair is judged from its own shared duplicate sets
 the lower bot above) or open. `--until-stable` stops when every adjacent
 pair is ordered or indistinguishable; until then the matchmaking seats the
 unsettled pairs together (their `focus`). The same functions drive the real
-ladder (ladder.scheduler) and its validation by simulation
-(ladder.validation).
+ladder (ladder.scheduling.scheduler) and its validation by simulation
+(ladder.scheduling.validation).
 """
 
 from __future__ import annotations

@@ -138,10 +138,10 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
     `limits` bound a submission's files, `bot_limits` (the config file's,
     or the sandbox's defaults) each bot's process tree."""
     from ladder.access import Access
-    from ladder.cluster import ClusterError, open_pool
+    from ladder.running.cluster import ClusterError, open_pool
     from ladder.intake.roster import register_builtins
     from ladder.store.rule_set_names import heading, rule_set_of
-    from ladder.scheduler import LadderConfig
+    from ladder.scheduling.scheduler import LadderConfig
     from ladder.service.api import LadderCalls, ServiceSettings, remove_stale_uploads
     from ladder.service.audit import AuditLog
     from ladder.service.events import Broadcaster

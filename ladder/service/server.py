@@ -4,7 +4,7 @@ The service (`referee serve`, ladder/service/cli.py's `run_service`) holds
 the store's run lock (one ladder per store, as `referee ladder`), plays
 the ladder continuously on the Dask pool (matchmaking, duplicate deals,
 seat rotation, rating, all as in a batch run: the run loop is the same
-`ladder.scheduler.Ladder`), and meanwhile answers the gRPC API
+`ladder.scheduling.scheduler.Ladder`), and meanwhile answers the gRPC API
 (ladder/service/servicer.py) with health checking and reflection, as bots do.
 
 Continuous: a run has no budget; when the roster cannot seat a table yet
@@ -51,9 +51,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.dispatch import Pool
+from ladder.running.dispatch import Pool
 from ladder.intake.copying import MIB
-from ladder.scheduler import Ladder, LadderConfig, LadderError, RunStatus
+from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError, RunStatus
 from ladder.service.addresses import Listen, parse_address
 from ladder.service.events import Broadcaster
 from ladder.service.servicer import LadderServicer
@@ -327,7 +327,7 @@ def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool]
     small. The Dask cluster starts, and is called, where a signal waits
     (`Shutdown.deferred`, `Sheltered`): a cluster half started cannot be
     stopped, only killed."""
-    from ladder.scheduler import game_roster, seatable
+    from ladder.scheduling.scheduler import game_roster, seatable
 
     update = publish_finished(store, config.game, events, echo)
     warned = False

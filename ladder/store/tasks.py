@@ -8,7 +8,7 @@ a forfeit inside a `PlayedMatch` and is rated as such.
 
 A task names each bot by what a worker needs to start it anywhere: a
 built-in's spec, or a submitted bot's command and the content hash of its
-files, which a worker fetches once and keeps (ladder/botfiles.py). No path
+files, which a worker fetches once and keeps (ladder/running/botfiles.py). No path
 of the ladder's store travels, so a worker never needs (or touches) it.
 """
 
@@ -82,7 +82,7 @@ class PlayedMatch:
     summary: dict[str, Any] = field(default_factory=dict)
     logs: dict[str, bytes] = field(default_factory=dict)
     """From a worker of a real cluster: what each bot (by label) wrote since
-    the worker's last result, for the store's logs (ladder/botlogs.py)."""
+    the worker's last result, for the store's logs (ladder/running/botlogs.py)."""
 
 
 @dataclass(frozen=True)

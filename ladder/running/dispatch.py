@@ -1,7 +1,7 @@
 """How the ladder's run loop hands matches out and takes results back.
 
-`Pool` is all the run loop (ladder/scheduler.py) knows of where matches
-run: `DaskPool` (ladder/cluster.py) runs each as a task on a Dask cluster,
+`Pool` is all the run loop (ladder/scheduling/scheduler.py) knows of where matches
+run: `DaskPool` (ladder/running/cluster.py) runs each as a task on a Dask cluster,
 embedded or remote; `InlinePool` runs each in the calling process, one at a
 time, which is what the scheduler's tests use to inject a fake runner.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ladder.runner import MatchRunner, run_task
+from ladder.running.runner import MatchRunner, run_task
 from ladder.store.tasks import MatchTask, Outcome
 
 

@@ -41,9 +41,9 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ladder import matchmaking
-from ladder.matchmaking import BotStats
-from ladder.dispatch import Pool
+from ladder.scheduling import matchmaking
+from ladder.scheduling.matchmaking import BotStats
+from ladder.running.dispatch import Pool
 from ladder.rating.evidence import PairEvidence, pair_key
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.rating.ratings import MODEL, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings

@@ -1,6 +1,6 @@
 """The ladder's matches on a Dask cluster: every match is one Dask task.
 
-`open_pool` gives the run loop (ladder/scheduler.py) a `DaskPool`: with no
+`open_pool` gives the run loop (ladder/scheduling/scheduler.py) a `DaskPool`: with no
 scheduler address, on an embedded `LocalCluster` sized to the machine (one
 worker process per core, one match at a time each); with
 `tcp://HOST:PORT`, on an existing cluster of `dask scheduler` and
@@ -17,11 +17,11 @@ worker process per core, one match at a time each); with
 - bot files: each submitted bot's archive is put into the cluster once
   (`client.scatter`) and published under its content hash; a worker
   fetches it the first time it seats the bot and keeps the unpacked folder
-  by hash (ladder/botfiles.py). If the worker holding an archive is lost,
+  by hash (ladder/running/botfiles.py). If the worker holding an archive is lost,
   the ladder puts it in again before the next match that needs it;
 - bots' output: on a real cluster each result brings what its bots wrote
   on the worker, which the ladder appends to the store's logs
-  (ladder/botlogs.py); an embedded cluster's workers write them directly.
+  (ladder/running/botlogs.py); an embedded cluster's workers write them directly.
 
 `LadderWorker` is a Dask worker plugin: registered by the ladder, it is set
 up on every worker (also ones that join later) and keeps the warm bots
@@ -36,6 +36,7 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
+import os
 import signal
 import threading
 import time
@@ -49,9 +50,9 @@ from distributed import Client, Future, LocalCluster, get_client, get_worker, wa
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from ladder.intake.archive import pack
-from ladder.botfiles import BotFileCache
-from ladder.runner import RealRunner, run_task
-from ladder.botlogs import LogCursor, append_capped
+from ladder.running.botfiles import BotFileCache
+from ladder.running.runner import RealRunner, run_task
+from ladder.running.botlogs import LogCursor, append_capped
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from botsdk.contract import TimeControl
 from referee.sandbox import Limits
@@ -286,8 +287,6 @@ class DaskPool:
 
 def default_workers() -> int:
     """Worker processes of the embedded cluster: one per core."""
-    import os
-
     return os.cpu_count() or 1
 
 

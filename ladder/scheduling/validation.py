@@ -4,7 +4,7 @@ No bot processes and no store: a match is drawn from a model of outcomes
 (`Model`) in-process, in microseconds, so thousands of whole ladder runs fit
 in minutes. Everything else is the ladder's own code: the TrueSkill updates
 (ladder.rating.ratings), the matchmaking with its focus on unsettled pairs
-(ladder.matchmaking), the pairwise evidence and stopping rule
+(ladder.scheduling.matchmaking), the pairwise evidence and stopping rule
 (ladder.rating.evidence, ladder.rating.stopping) and the SPRT (ladder.rating.sprt). The tests run
 it at small sizes; `python -m bench ladder_validation` runs it at the sizes
 published in docs/ladder.md.
@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
-from ladder import matchmaking
+from ladder.scheduling import matchmaking
 from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, PairEvidence, collect, pair_key
-from ladder.matchmaking import BotStats
+from ladder.scheduling.matchmaking import BotStats
 from ladder.rating.ratings import initial_skill, make_env, prob_stronger, rate_match, ranking
 from ladder.rating.sprt import Sprt
 from ladder.rating.stopping import adjacent_pairs, all_settled, focus
@@ -141,7 +141,7 @@ class LadderRun:
 
 @dataclass
 class _Tallies:
-    """What the matchmaking knows besides ratings (as ladder.scheduler keeps it)."""
+    """What the matchmaking knows besides ratings (as ladder.scheduling.scheduler keeps it)."""
 
     matches: Counter[int] = field(default_factory=Counter)
     last: dict[int, int] = field(default_factory=dict)

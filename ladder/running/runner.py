@@ -1,11 +1,11 @@
 """Plays a ladder match through the referee's public API, with warm bots.
 
-A `RealRunner` lives in a worker (ladder/cluster.py's worker plugin keeps
+A `RealRunner` lives in a worker (ladder/running/cluster.py's worker plugin keeps
 one per match a worker plays at a time) and keeps one started `BotProcess`
 per bot version, reused match after match (starting a Python bot costs
 about 0.1 s of imports; a match of random bots costs less than that); a bot
 whose process died is restarted before its next match. A submitted bot is
-started from the folder its `BotFiles` gives (ladder/botfiles.py: on a
+started from the folder its `BotFiles` gives (ladder/running/botfiles.py: on a
 worker, its content-addressed copy) and exposed to its sandbox read-only.
 The match record is written to the runner's own private folder, read back
 into the result and removed: the process that owns the store writes it
@@ -31,7 +31,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol
 
-from ladder.botfiles import BotFiles
+from ladder.running.botfiles import BotFiles
 from ladder.intake.roster import folder_command
 from ladder.store.database import version_log_path
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
