@@ -35,10 +35,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ladder.intake.copying import content_hash
 from ladder.running.botfiles import StoreFiles
 from ladder.running.cluster import open_pool
 from ladder.running.dispatch import Pool
-from ladder.intake.copying import content_hash
 from ladder.running.runner import RealRunner
 from ladder.scheduling.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store.database import Store

@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.running.cluster import open_pool
 from ladder.intake.roster import register_builtins
+from ladder.running.cluster import open_pool
 from ladder.scheduling.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store.database import Store
 

@@ -106,7 +106,7 @@ def make_store(folder: Path) -> Path:
 
 
 def tokens(db: Path, names: list[str]) -> dict[str, str]:
-    from ladder.access import Access
+    from ladder.service.access import Access
 
     access = Access(db.parent)
     try:

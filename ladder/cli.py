@@ -20,6 +20,7 @@ import click
 from rich.console import Console
 
 from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.reporting.tables import PIPE_WIDTH, print_table
 from ladder.store.database import BotRow, Store, StoreError, default_db_path, version_log_path
 from referee.cli.variants import variant_option
 from referee.durations import DURATION, Duration, format_duration
@@ -39,7 +40,6 @@ DEFAULT_STABLE_BUDGET = 400
 DEFAULT_MOVE_TIME = 2.0
 MIN_MOVE_TIME = 0.01
 """The least --move-time a ladder accepts: below it, every decision is late."""
-PIPE_WIDTH = 150
 EXIT_INTERRUPTED = 130
 """The shell's code for a run stopped by SIGINT."""
 EXIT_UNSETTLED = 3
@@ -374,7 +374,7 @@ def bots(db_path: Path | None, as_json: bool, server: str | None, token: str | N
              "registered": b.created_at} for b in rows
         ], indent=2))
         return
-    from ladder.render import bots_table
+    from ladder.reporting.render import bots_table
 
     console = make_console()
     console.print(bots_table(rows, width=console.width))
@@ -420,8 +420,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
            variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None,
            ladder_file: LadderFile | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
-    from ladder.progress import ProgressLines
-    from ladder.render import LiveView, pairs_report, standings_table, table_notes, versus_report
+    from ladder.reporting.progress import ProgressLines
+    from ladder.reporting.render import LiveView, pairs_report, standings_table, table_notes, versus_report
     from ladder.intake.roster import register_builtins
     from ladder.store.rule_set_names import heading, rule_set_of
     from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
@@ -469,8 +469,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                               builtins=not no_builtins)
         pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir,
                                             ladder_file.limits if ladder_file is not None else None))
-        if web_port is not None:  # the live page (ladder/live.py) reads the store beside the run
-            from ladder.live import live_page
+        if web_port is not None:  # the live page (ladder/service/live.py) reads the store beside the run
+            from ladder.service.live import live_page
 
             click.echo(f"live page: {held.enter_context(live_page(store.path, game, web_port, rule_set))}", err=True)
         # a terminal gets the live view; a log (CI, a pipe) a line per finished match
@@ -605,49 +605,6 @@ def table(db_path: Path | None, game: str, as_json: bool, h2h: bool, seats: bool
             return
         print_table(store, make_console(), game, h2h=h2h, seats=seats, include_retired=include_retired,
                     confidence=confidence, margin=margin, rule_set=rule_set)
-
-
-def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: bool, include_retired: bool,
-                confidence: float, margin: float, rule_set: str = "") -> None:
-    """`referee table`'s tables (the ladder service prints them for `--server` with this too): the
-    standings of one rule set, titled with it, and a line naming the other rule sets that have matches."""
-    from ladder.render import h2h_table, seats_table, standings_table, table_notes
-    from ladder.store.rule_set_names import heading
-    from ladder.rating.standings import pair_statuses, standings
-
-    elsewhere = other_games(store, game)
-    if elsewhere:
-        console.print(elsewhere, markup=False, highlight=False)
-        return
-    rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)
-    pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin, rule_set=rule_set)
-    console.print(standings_table(rows, f"{heading(game, rule_set)}: {store.match_count(game, rule_set)} matches",
-                                  pairs, width=console.width))
-    console.print(table_notes(confidence, margin))
-    others = {name: count for name, count in store.rule_sets(game).items() if name != rule_set}
-    if others:
-        listed = "; ".join(f"{name or 'base rules'} ({count} matches)" for name, count in others.items())
-        console.print(f"other rule sets, each rated apart (show one with --variant NAME=VALUE): {listed}",
-                      markup=False, highlight=False)
-    if h2h:
-        console.print(h2h_table(store, game, rows, rule_set))
-    if seats:
-        console.print(seats_table(store, game, rule_set))
-
-
-def other_games(store: Store, game: str) -> str | None:
-    """When `game` has no matches in the store but other games do, the line
-    that says so and how to show theirs (an empty table would say nothing)."""
-    from referee.games import load_game
-
-    if store.rule_sets(game):
-        return None
-    counts = {name: sum(store.rule_sets(name).values()) for name in store.games() if name != game}
-    if not counts:
-        return None
-    listed = "; ".join(f"{load_game(name).title}, {count} matches: `referee table --game {name}`"
-                       for name, count in counts.items())
-    return f"this store has no {load_game(game).title} matches; its ladders: {listed}"
 
 
 @click.command()

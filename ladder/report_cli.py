@@ -4,8 +4,8 @@ Reads the store only (a mistyped --db is an error naming the path, never a
 new store), or, with `--server ADDR`, a running ladder service through its
 API (`ladder.v1`: Standings, RatingHistory, RecentMatches, GetRecord), which
 gives the same parts, so the same page. `--out FILE` writes the report
-(ladder/report_page.py) with viewer pages of the recent matches beside it;
-`--web PORT` serves a store's report live instead (ladder/live.py) until
+(ladder/reporting/report_page.py) with viewer pages of the recent matches beside it;
+`--web PORT` serves a store's report live instead (ladder/service/live.py) until
 Ctrl-C, for a store another process is filling (`referee ladder --web PORT`
 serves its own run the same way, `referee serve --web PORT` a service's).
 
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ladder.cli import config_option, db_option, game_option, open_store, parse_variant, remote, remote_options
-from ladder.report import RECENT_MATCHES
+from ladder.reporting.report import RECENT_MATCHES
 from ladder.store.database import default_db_path
 from referee.cli.variants import variant_option
 
@@ -49,7 +49,7 @@ PORT = click.IntRange(min=0, max=65535)
 def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int | None, variants: tuple[str, ...],
            server: str | None, token: str | None, tls_ca: Path | None) -> None:
     """Write the ladder report of one rule set: standings, rating history, head to head, seats, recent matches."""
-    from ladder.report_page import write_report
+    from ladder.reporting.report_page import write_report
     from ladder.store.rule_set_names import rule_set_of
 
     variant = parse_variant(variants, game)
@@ -69,8 +69,8 @@ def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int |
         serve(db_path or default_db_path(), game, port, rule_set)
         return
     else:
-        from ladder.report import report_data
-        from ladder.report_page import match_viewer
+        from ladder.reporting.report import report_data
+        from ladder.reporting.report_page import match_viewer
 
         with open_store(db_path, create=False) as store:
             data = report_data(store, game, rule_set)
@@ -83,7 +83,7 @@ def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int |
 def served_report(service: Remote, game: str, variant: dict[str, str]) -> dict[str, Any]:
     """The report's data of one rule set (`variant`; empty: the one the
     service plays) from a ladder service's API: its parts as the store would give them."""
-    from ladder.report import build_report
+    from ladder.reporting.report import build_report
 
     table = json.loads(service.standings(game, h2h=True, seats=True, variant=variant).json)
     asked = variant or dict(table["variant"])  # the other parts of the same rule set
@@ -93,7 +93,7 @@ def served_report(service: Remote, game: str, variant: dict[str, str]) -> dict[s
 
 def served_viewer(service: Remote, match: dict[str, Any]) -> tuple[str | None, str]:
     """A recent match's viewer page from the record the service sends."""
-    from ladder.report_page import record_viewer
+    from ladder.reporting.report_page import record_viewer
     from ladder.service.client import RemoteError
 
     try:
@@ -105,7 +105,7 @@ def served_viewer(service: Remote, match: dict[str, Any]) -> tuple[str | None, s
 
 def serve(db_path: Path, game: str, port: int, rule_set: str) -> None:
     """Serve the live page of one rule set until Ctrl-C."""
-    from ladder.live import LiveServer
+    from ladder.service.live import LiveServer
 
     with open_store(db_path, create=False):
         pass  # the same clear error as the other read-only commands for a store that is not there

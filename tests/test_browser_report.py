@@ -29,7 +29,15 @@ from typing import Any
 import pytest
 
 from browser_support import (
-    PHONE, WIDE, chromium, console_errors, open_page, play_record, requested_urls, screenshot, viewport,
+    PHONE,
+    WIDE,
+    chromium,
+    console_errors,
+    open_page,
+    play_record,
+    requested_urls,
+    screenshot,
+    viewport,
 )
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig

@@ -31,14 +31,12 @@ import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from browser_support import chromium, console_errors, open_page, play_record, requested_urls, screenshot
+from ladder.reporting.report_page import WITHHELD
 from ladder.running.dispatch import InlinePool
-from ladder.report_page import WITHHELD
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
-from report_support import (
-    RecordingRunner, check_charts, expected_standings, page_data, shown_matches, shown_standings,
-)
+from report_support import RecordingRunner, check_charts, expected_standings, page_data, shown_matches, shown_standings
 from service_support import free_address, referee, start_service
 
 SHOTS = "browser-service"

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from ladder.running.dispatch import InlinePool
-from ladder.progress import ProgressLines
 from ladder.intake.roster import register_builtins
+from ladder.reporting.progress import ProgressLines
+from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
@@ -84,7 +84,7 @@ def test_play_names_a_built_in_by_its_spec() -> None:
 
 def test_a_ladder_log_names_two_versions_of_one_bot_with_their_versions(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """`referee ladder`'s line per match in a log (ladder/progress.py): a
+    """`referee ladder`'s line per match in a log (ladder/reporting/progress.py): a
     --versus run seats both versions of one bot at every table."""
     with Store(tmp_path / "data" / "ladder.sqlite") as store:
         [old] = add_bots(store, ["mine"])

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from ladder.running.dispatch import InlinePool
 from ladder.intake.roster import register_builtins
+from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, random_bot_folder

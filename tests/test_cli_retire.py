@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.running.dispatch import InlinePool
 from ladder.intake.roster import register_builtins
+from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import BotRow, Store
 from ladder.store.tasks import BotSpec, MatchTask

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from ladder.intake.archive import ArchiveError, pack, unpack
+from ladder.intake.copying import Limits, content_hash
 from ladder.running.botfiles import BotFileCache
 from ladder.running.botlogs import SHIP_LIMIT, LogCursor, append_capped
-from ladder.intake.copying import Limits, content_hash
 from ladder.store.tasks import BotSpec, NotRated
 
 

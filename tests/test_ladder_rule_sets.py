@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.store.schema import MIGRATIONS
 from ladder.store.database import Store
+from ladder.store.schema import MIGRATIONS
 from ladder_support import declaring_bot, install_bot, random_bot_folder
 from referee.cli.main import cli
 

@@ -96,7 +96,7 @@ def test_report_and_live_page_of_a_rule_set(data: Path, tmp_path: Path) -> None:
     history = varied["charts"]["history"]
     assert history["matches"] == max(s["points"][-1][0] for s in history["series"]) == VARIANT_MATCHES
 
-    from ladder.live import live_page  # what `referee ladder --variant --web` and `report --web --variant` serve
+    from ladder.service.live import live_page  # what `referee ladder --variant --web` and `report --web --variant` serve
 
     with live_page(data, "gnadenlos", 0, RULE_SET) as url:
         live = page_data(urllib.request.urlopen(url, timeout=30).read().decode())

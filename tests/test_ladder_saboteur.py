@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ladder.scheduling.matchmaking import BotStats, balanced_seating
 from ladder.running.dispatch import InlinePool
+from ladder.scheduling.matchmaking import BotStats, balanced_seating
 from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError
 from ladder.store.database import Store
 from ladder_support import RANDOM_BOT_SOURCE, FakeRunner, add_bots, install_bot, open_store, random_bot_folder

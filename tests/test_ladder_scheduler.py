@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ladder.scheduling.matchmaking import rotations
-from ladder.running.dispatch import InlinePool
-from ladder.scheduling.scheduler import Ladder, LadderConfig, recompute
 from ladder.rating.standings import standings
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.matchmaking import rotations
+from ladder.scheduling.scheduler import Ladder, LadderConfig, recompute
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ladder.store.skill import Skill
-from ladder.store.schema import LATEST_VERSION
 from ladder.store.database import Store, StoreError
+from ladder.store.schema import LATEST_VERSION
+from ladder.store.skill import Skill
 from ladder.store.tasks import PlayedMatch
 from ladder_support import add_bots, open_store
 

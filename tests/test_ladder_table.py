@@ -11,12 +11,12 @@ from pathlib import Path
 from click.testing import CliRunner
 from rich.console import Console
 
-from ladder.running.dispatch import InlinePool
-from ladder.render import standings_table
-from ladder.scheduling.scheduler import Ladder, LadderConfig
-from ladder.store.schema import MIGRATIONS
 from ladder.rating.standings import finished_sets, pair_statuses, standings, to_json
+from ladder.reporting.render import standings_table
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import SeatRow, Store
+from ladder.store.schema import MIGRATIONS
 from ladder_support import FakeRunner, add_bots, open_store
 from referee.cli.main import cli
 

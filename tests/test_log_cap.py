@@ -15,14 +15,14 @@ from pathlib import Path
 import psutil
 from click.testing import CliRunner
 
-from ladder.running.botfiles import StoreFiles
+from botsdk.contract import TimeControl
 from ladder.intake.roster import command_line
+from ladder.running.botfiles import StoreFiles
 from ladder.running.runner import RealRunner
 from ladder.store.database import Store
 from ladder.store.tasks import BotSpec, MatchTask
 from ladder_support import install_bot
 from referee.cli.main import cli
-from botsdk.contract import TimeControl
 from referee.sandbox import Limits, SandboxPolicy, spawn
 from referee.sandbox.logpipe import TRUNCATED, rotated_path
 

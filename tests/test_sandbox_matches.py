@@ -26,10 +26,10 @@ from typing import Any
 import psutil
 import pytest
 
+from botsdk.contract import TimeControl
 from ladder.store.database import Store
 from referee.match import STRIKE_LIMIT, MatchResult, run_match
 from referee.process import BotProcess, start_bots
-from botsdk.contract import TimeControl
 from referee.records import MatchRecord, read_record
 from referee.replay import verify
 from referee.sandbox import Limits, MiB, SandboxPolicy, capabilities, leftovers

@@ -25,9 +25,9 @@ from typing import Any
 from ladder.deals.audit import chain_summaries
 from ladder.rating.evidence import PairEvidence, collect
 from ladder.rating.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
-from ladder.store.rule_set_names import plays
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store.database import SeatRow, Store
+from ladder.store.rule_set_names import plays
 from ladder.store.skill import Skill
 from ladder.store.strikes import STRIKE_REASONS
 from referee.games.rule_sets import rule_set_variant

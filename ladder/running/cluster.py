@@ -49,12 +49,12 @@ import dask
 from distributed import Client, Future, LocalCluster, get_client, get_worker, wait
 from distributed.diagnostics.plugin import WorkerPlugin
 
+from botsdk.contract import TimeControl
 from ladder.intake.archive import pack
 from ladder.running.botfiles import BotFileCache
-from ladder.running.runner import RealRunner, run_task
 from ladder.running.botlogs import LogCursor, append_capped
+from ladder.running.runner import RealRunner, run_task
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
-from botsdk.contract import TimeControl
 from referee.sandbox import Limits
 
 log = logging.getLogger(__name__)

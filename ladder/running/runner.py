@@ -31,16 +31,16 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Protocol
 
-from ladder.running.botfiles import BotFiles
+from botsdk.contract import TimeControl
 from ladder.intake.roster import folder_command
+from ladder.running.botfiles import BotFiles
 from ladder.store.database import version_log_path
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from referee.builtins import resolve_bot_command
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
-from referee.sandbox import Limits, SandboxPolicy
-from botsdk.contract import TimeControl
 from referee.protocol.client import BotFault
+from referee.sandbox import Limits, SandboxPolicy
 
 log = logging.getLogger(__name__)
 

@@ -41,17 +41,17 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ladder.scheduling import matchmaking
-from ladder.scheduling.matchmaking import BotStats
-from ladder.running.dispatch import Pool
-from ladder.rating.evidence import PairEvidence, pair_key
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
-from ladder.rating.ratings import MODEL, initial_skill, make_env, rate_match, rated_places, ranking, replay_ratings
+from ladder.rating.evidence import PairEvidence, pair_key
+from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import Sprt
-from ladder.store.rule_set_names import plays, rule_set_of
 from ladder.rating.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
+from ladder.running.dispatch import Pool
+from ladder.scheduling import matchmaking
+from ladder.scheduling.matchmaking import BotStats
 from ladder.store.database import BotRow, Store
+from ladder.store.rule_set_names import plays, rule_set_of
 from ladder.store.skill import Skill
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
 from referee.games import load_game

@@ -28,12 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
-from ladder.scheduling import matchmaking
 from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, PairEvidence, collect, pair_key
-from ladder.scheduling.matchmaking import BotStats
-from ladder.rating.ratings import initial_skill, make_env, prob_stronger, rate_match, ranking
+from ladder.rating.ratings import initial_skill, make_env, prob_stronger, ranking, rate_match
 from ladder.rating.sprt import Sprt
 from ladder.rating.stopping import adjacent_pairs, all_settled, focus
+from ladder.scheduling import matchmaking
+from ladder.scheduling.matchmaking import BotStats
 from ladder.store.skill import Skill
 
 Places = tuple[int, ...]

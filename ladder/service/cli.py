@@ -3,7 +3,7 @@ and `referee records` (a bot's finished match records, from the service or the s
 
 Registered in referee/cli/main.py's command table. `serve` takes the
 ladder's own options (ladder/cli.py), where to listen and, with `--web`,
-where to serve the live page (ladder/live.py, following the service's
+where to serve the live page (ladder/service/live.py, following the service's
 stream of finished matches). One service plays one rule set of its game
 (`--variant`, the base rules without): its ladder seats only the bots
 that declare that rule set, and its API and live page show that rule set
@@ -26,11 +26,22 @@ from typing import TYPE_CHECKING
 import click
 
 from ladder.cli import (
-    DEFAULT_MOVE_TIME, MIN_MOVE_TIME, check_cluster_options, config_option, db_option, game_option, open_store,
-    parse_players, parse_variant, remote, remote_options, scheduler_option, workers_option,
+    DEFAULT_MOVE_TIME,
+    MIN_MOVE_TIME,
+    check_cluster_options,
+    config_option,
+    db_option,
+    game_option,
+    open_store,
+    parse_players,
+    parse_variant,
+    remote,
+    remote_options,
+    scheduler_option,
+    workers_option,
 )
-from ladder.access import DEFAULT_MAX_NAMES
 from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.service.access import DEFAULT_MAX_NAMES
 from ladder.service.quotas import Quotas, Rate
 from ladder.store.database import StoreError, default_db_path
 from referee.durations import Duration, format_duration
@@ -137,7 +148,7 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
     played until Ctrl-C or SIGTERM (KeyboardInterrupt, which this lets through).
     `limits` bound a submission's files, `bot_limits` (the config file's,
     or the sandbox's defaults) each bot's process tree."""
-    from ladder.access import Access
+    from ladder.service.access import Access
     from ladder.running.cluster import ClusterError, open_pool
     from ladder.intake.roster import register_builtins
     from ladder.store.rule_set_names import heading, rule_set_of
@@ -200,9 +211,9 @@ def parse_web(value: str) -> tuple[str, int]:
 
 def start_page(db_path: Path, game: str, rule_set: str, events: Broadcaster, at: tuple[str, int],
                held: ExitStack) -> str:
-    """The live page (ladder/live.py) of the rule set the service plays,
+    """The live page (ladder/service/live.py) of the rule set the service plays,
     following its finished matches, served until the service stops; its address."""
-    from ladder.live import LiveServer
+    from ladder.service.live import LiveServer
 
     try:
         page = LiveServer(db_path, game, at[1], at[0], events=events, rule_set=rule_set)
@@ -224,7 +235,7 @@ def token() -> None:
 @db_option
 def token_add(name: str, db_path: Path | None) -> None:
     """Issue a token for the submitter NAME (shown once: hand it over now)."""
-    from ladder.access import Access, AccessError
+    from ladder.service.access import Access, AccessError
 
     access = Access((db_path or default_db_path()).parent)
     try:
@@ -242,7 +253,7 @@ def token_add(name: str, db_path: Path | None) -> None:
 @db_option
 def token_list(db_path: Path | None) -> None:
     """List the submitters that hold a token."""
-    from ladder.access import Access
+    from ladder.service.access import Access
 
     access = Access((db_path or default_db_path()).parent)
     try:
@@ -257,7 +268,7 @@ def token_list(db_path: Path | None) -> None:
 @db_option
 def token_revoke(name: str, db_path: Path | None) -> None:
     """Revoke NAME's token (its bots stay registered and stay NAME's)."""
-    from ladder.access import Access, AccessError
+    from ladder.service.access import Access, AccessError
 
     access = Access((db_path or default_db_path()).parent)
     try:

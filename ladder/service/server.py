@@ -51,9 +51,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.running.dispatch import Pool
 from ladder.intake.copying import MIB
-from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError, RunStatus
+from ladder.running.dispatch import Pool
+from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError, RunStatus, game_roster, seatable
 from ladder.service.addresses import Listen, parse_address
 from ladder.service.events import Broadcaster
 from ladder.service.servicer import LadderServicer
@@ -327,8 +327,6 @@ def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool]
     small. The Dask cluster starts, and is called, where a signal waits
     (`Shutdown.deferred`, `Sheltered`): a cluster half started cannot be
     stopped, only killed."""
-    from ladder.scheduling.scheduler import game_roster, seatable
-
     update = publish_finished(store, config.game, events, echo)
     warned = False
     while True:

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ladder.store.skill import Skill
 from ladder.store.rule_set_names import rule_set_of
 from ladder.store.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
+from ladder.store.skill import Skill
 from ladder.store.strikes import strike_reasons
 from ladder.store.tasks import FAILURE_KINDS, MatchTask, PlayedMatch
 from referee.files import PRIVATE_FILE, PRIVATE_FOLDER, private_folders, write_atomically

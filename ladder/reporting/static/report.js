@@ -1,4 +1,4 @@
-// The ladder report (ladder/report_page.py): the standings and recent
+// The ladder report (ladder/reporting/report_page.py): the standings and recent
 // matches as tables, the charts through charts.js (ReportCharts). Text
 // goes in through textContent, never as HTML. A live page (data.live) gets
 // new data from the server that sent it, through server-sent events.

@@ -17,12 +17,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED
-from ladder.store.rule_set_names import heading
-from ladder.scheduling.scheduler import RunStatus, Versus
 from ladder.rating.sprt import H0, H1, sets_to_decide
 from ladder.rating.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
 from ladder.rating.stopping import PairStatus
+from ladder.scheduling.scheduler import RunStatus, Versus
 from ladder.store.database import BotRow, Store
+from ladder.store.rule_set_names import heading
 from referee.untrusted import safe_line, safe_text
 
 LIVE_REFRESH = 0.5

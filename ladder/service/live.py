@@ -4,7 +4,7 @@
 that another process fills) starts this server beside the run, and
 `referee serve --web PORT` beside the ladder service. It serves:
 
-- `/`: the report page (ladder/report_page.py) in live mode;
+- `/`: the report page (ladder/reporting/report_page.py) in live mode;
 - `/events`: server-sent events, one message with the report's data each
   time a finished match is rated (the page redraws from it);
 - `/match/<id>`: the viewer of a finished match, made from its record.
@@ -34,8 +34,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ladder.report import report_data
-from ladder.report_page import NO_RECORD, SAFE_ID, WITHHELD, match_viewer, report_html
+import click
+
+from ladder.reporting.report import report_data
+from ladder.reporting.report_page import NO_RECORD, SAFE_ID, WITHHELD, match_viewer, report_html
 from ladder.service.events import CLOSED, Broadcaster
 from ladder.store.database import Store, StoreError
 
@@ -215,8 +217,6 @@ class LiveHandler(BaseHTTPRequestHandler):
 def live_page(db_path: Path, game: str, port: int, rule_set: str = "") -> Iterator[str]:
     """Serve the live page of one rule set while the block runs; yields its
     address. Raises click.ClickException when the port cannot be had."""
-    import click
-
     try:
         server = LiveServer(db_path, game, port, rule_set=rule_set)
     except OSError as exc:

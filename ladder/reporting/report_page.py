@@ -4,7 +4,7 @@ for each recent match beside it.
 The page is self-contained (referee.web.page: its scripts, styles and
 data inline, a policy that forbids loading anything), so it opens offline
 and can be mailed to the competitors. It draws its charts itself, as SVG
-(ladder/static/charts.js, 13 KB): the chart library it inlined before
+(ladder/reporting/static/charts.js, 13 KB): the chart library it inlined before
 (plotly.js) made every report and live page weigh 4.8 MB. The recent matches link
 to viewer pages (referee.web.viewer) written into a folder next to the
 report, `<report name>-matches/`, one per match whose record is kept and
@@ -42,10 +42,10 @@ REPORT_MODE = 0o644
 def report_html(data: dict[str, Any], *, live: bool = False) -> str:
     """The report page for `report_data`'s data; `live` makes it follow its server."""
     title = data["title"]  # the game and the rule set: "gnadenlos ladder (auction=single)"
-    body = static_text("ladder", "static/report.html").replace("{{title}}", html.escape(title))
-    scripts = [static_text("ladder", "static/charts.js"), static_text("ladder", "static/report.js")]
+    body = static_text("ladder.reporting", "static/report.html").replace("{{title}}", html.escape(title))
+    scripts = [static_text("ladder.reporting", "static/charts.js"), static_text("ladder.reporting", "static/report.js")]
     return html_page(title=title, body=body, scripts=scripts,
-                     styles=[static_text("ladder", "static/report.css")], data={**data, "live": live},
+                     styles=[static_text("ladder.reporting", "static/report.css")], data={**data, "live": live},
                      connect_self=live)
 
 

@@ -8,7 +8,7 @@ apart from the others'), names it in its title and lists the other rule
 sets that have matches. What this module adds is what a page needs on top: the rating
 history per bot, intervals on the head-to-head shares and the seat win
 shares, the recent matches with their seats, and the charts' data
-(`charts`: numbers only; the page's own script, ladder/static/charts.js,
+(`charts`: numbers only; the page's own script, ladder/reporting/static/charts.js,
 draws them as SVG, so the page carries no chart library).
 
 The parts are read (`to_json`, `history_points`, `recent_matches`) apart
@@ -30,9 +30,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ladder.store.rule_set_names import heading
 from ladder.rating.standings import to_json
 from ladder.store.database import Store, now_iso
+from ladder.store.rule_set_names import heading
 from referee.games.rule_sets import describe
 from referee.untrusted import safe_line
 

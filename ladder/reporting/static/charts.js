@@ -1,4 +1,4 @@
-// The report's charts (ladder/report.py's `charts`), drawn by the page
+// The report's charts (ladder/reporting/report.py's `charts`), drawn by the page
 // itself at the width their box has, and again when it changes: the page
 // carries no chart library (plotly.js, inlined before, made each page
 // weigh 4.8 MB). The rating history and the seat advantage are SVG images
