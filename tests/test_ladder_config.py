@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.config_file import LIMIT_KEYS, read_config
+from ladder.cli.config_file import LIMIT_KEYS, read_config
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store

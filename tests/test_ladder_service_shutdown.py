@@ -30,7 +30,7 @@ ROUNDS = 30
 LATEST_SIGNAL = 7.0
 """Seconds after its start by which every round's service is signalled."""
 OWN_LINES = ("sandbox:", "serving ", "rated ", "deals ", "stopped:", "stopping", "released ", "warning", "the ladder")
-"""How the lines the service itself writes begin (ladder/service/cli.py, server.py)."""
+"""How the lines the service itself writes begin (ladder/cli/serve.py, server.py)."""
 SLACK = 3.0
 """What a loaded two-core machine may add to the deadline (the killing, the exit, being scheduled)."""
 

@@ -1,6 +1,9 @@
 """Bots named on `referee play`'s command line by what the ladder knows:
 a bot folder with a `bot.toml` (the same folder `referee submit` takes),
-or the name of a bot registered in a store.
+or the name of a bot registered in a store. `resolve` is the ladder's
+resolver of --bot specs (the `bot_referee.bot_specs` entry point,
+pyproject.toml; referee/cli/play.py asks it), so the referee names no
+ladder module.
 
 So a bot author plays the very thing they will submit, and anyone can
 replay a ladder bot against others without digging out its command. Both
@@ -21,6 +24,18 @@ from ladder.intake.roster import PYTHON_NAMES, command_line
 from ladder.intake.submission import SubmissionError, read_manifest
 from ladder.store.database import Store, StoreError, default_db_path
 from referee.builtins import BotCommand, BotCommandError, absolute, resolve_bot
+
+
+def resolve(spec: str, db_path: Path | None) -> BotCommand | None:
+    """The bot `spec` names by what the ladder knows: a bot folder with a
+    bot.toml, or a registered bot ("NAME", "NAME@VERSION") of the store at
+    `db_path` (default: the default store, if there is one); None when it
+    names neither. Raises BotCommandError."""
+    if Path(spec).is_dir():
+        return folder_bot(Path(spec))
+    if spec and not any(char.isspace() or char == "/" for char in spec):
+        return registered_bot(spec, db_path)
+    return None
 
 
 def folder_bot(folder: Path) -> BotCommand:

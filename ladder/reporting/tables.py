@@ -15,11 +15,6 @@ from ladder.store.database import Store
 from ladder.store.rule_set_names import heading
 from referee.games import load_game
 
-PIPE_WIDTH = 150
-"""Columns of a table printed to a file or a pipe (rich's 80 would squeeze
-the standings) when $COLUMNS does not say."""
-
-
 def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: bool, include_retired: bool,
                 confidence: float, margin: float, rule_set: str = "") -> None:
     """`referee table`'s tables (the ladder service prints them for `--server` with this too): the

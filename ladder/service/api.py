@@ -58,7 +58,8 @@ from ladder.intake.submission import (
 from ladder.rating.standings import forfeits_of, to_json
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
 from ladder.reporting.report import RECENT_MATCHES, history_points, recent_matches
-from ladder.reporting.tables import PIPE_WIDTH, print_table
+from ladder.reporting.console import PIPE_WIDTH
+from ladder.reporting.tables import print_table
 from ladder.service.access import Access, AccessError, NameQuotaError
 from ladder.service.audit import AuditLog
 from ladder.store.database import Store, StoreError, version_log_path

@@ -34,8 +34,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-import click
-
 from ladder.reporting.report import report_data
 from ladder.reporting.report_page import NO_RECORD, SAFE_ID, WITHHELD, match_viewer, report_html
 from ladder.service.events import CLOSED, Broadcaster
@@ -211,18 +209,3 @@ class LiveHandler(BaseHTTPRequestHandler):
     def _message(self, data: dict[str, Any]) -> None:
         self.wfile.write(f"data: {json.dumps(data, separators=(',', ':'))}\n\n".encode("utf-8"))
         self.wfile.flush()
-
-
-@contextmanager
-def live_page(db_path: Path, game: str, port: int, rule_set: str = "") -> Iterator[str]:
-    """Serve the live page of one rule set while the block runs; yields its
-    address. Raises click.ClickException when the port cannot be had."""
-    try:
-        server = LiveServer(db_path, game, port, rule_set=rule_set)
-    except OSError as exc:
-        raise click.ClickException(f"cannot serve the live page on port {port}: {exc.strerror or exc}") from None
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()

@@ -1,6 +1,6 @@
 """The ladder service's process: the store's one owner, the run loop and the API.
 
-The service (`referee serve`, ladder/service/cli.py's `run_service`) holds
+The service (`referee serve`, ladder/cli/serve.py's `run_service`) holds
 the store's run lock (one ladder per store, as `referee ladder`), plays
 the ladder continuously on the Dask pool (matchmaking, duplicate deals,
 seat rotation, rating, all as in a batch run: the run loop is the same

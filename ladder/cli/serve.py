@@ -1,59 +1,64 @@
-"""`referee serve` (the ladder as a service), `referee token` (its submitters' tokens)
-and `referee records` (a bot's finished match records, from the service or the store).
+"""`referee serve`: the ladder as a service, played continuously, answering its API.
 
-Registered in referee/cli/main.py's command table. `serve` takes the
-ladder's own options (ladder/cli.py), where to listen and, with `--web`,
-where to serve the live page (ladder/service/live.py, following the service's
-stream of finished matches). One service plays one rule set of its game
-(`--variant`, the base rules without): its ladder seats only the bots
-that declare that rule set, and its API and live page show that rule set
-unless asked for another. A store has one run lock, so another rule set
-is played by restarting the service with its --variant (the ratings of
-each stay apart in the store) or by a second service on a store of its
-own. `token` manages
-the tokens of the data folder the --db names.
+`serve` takes the ladder's own options (ladder/cli/options.py), where to
+listen and, with `--web`, where to serve the live page
+(ladder/service/live.py, following the service's stream of finished
+matches). One service plays one rule set of its game (`--variant`, the
+base rules without): its ladder seats only the bots that declare that
+rule set, and its API and live page show that rule set unless asked for
+another. A store has one run lock, so another rule set is played by
+restarting the service with its --variant (the ratings of each stay apart
+in the store) or by a second service on a store of its own.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from ladder.cli import (
+from ladder.cli.config_file import LadderFile
+from ladder.cli.options import (
     DEFAULT_MOVE_TIME,
     MIN_MOVE_TIME,
-    check_cluster_options,
     config_option,
     db_option,
     game_option,
     open_store,
     parse_players,
     parse_variant,
-    remote,
-    remote_options,
-    scheduler_option,
-    workers_option,
 )
+from ladder.cli.pool import check_cluster_options, scheduler_option, workers_option
 from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
-from ladder.service.access import DEFAULT_MAX_NAMES
+from ladder.intake.roster import register_builtins
+from ladder.running.cluster import ClusterError, open_pool
+from ladder.scheduling.scheduler import LadderConfig
+from ladder.service.access import DEFAULT_MAX_NAMES, Access
+from ladder.service.addresses import Listen
+from ladder.service.api import LadderCalls, ServiceSettings, remove_stale_uploads
+from ladder.service.audit import AuditLog
+from ladder.service.events import Broadcaster
+from ladder.service.live import LiveServer
 from ladder.service.quotas import Quotas, Rate
-from ladder.store.database import StoreError, default_db_path
+from ladder.service.server import (
+    STOP_GRACE,
+    ServiceError,
+    Shutdown,
+    Tls,
+    check_listen,
+    parse_listen,
+    run_ladder,
+    start_api,
+)
+from ladder.service.servicer import LadderServicer
+from ladder.store.database import StoreError
+from ladder.store.rule_set_names import heading, rule_set_of
 from referee.durations import Duration, format_duration
-from referee.games import game_names
-from referee.untrusted import safe_line
-
-if TYPE_CHECKING:
-    from ladder.config_file import LadderFile
-    from referee.sandbox.policy import Limits as SandboxLimits
-    from ladder.service.events import Broadcaster
-    from ladder.service.addresses import Listen
-    from ladder.service.server import Shutdown, Tls
+from referee.sandbox import capabilities
+from referee.sandbox.policy import Limits as SandboxLimits
 
 DEFAULT_LISTEN = "127.0.0.1:50061"
 QUOTAS = Quotas()
@@ -110,8 +115,6 @@ def serve(listen: str, require_tokens: bool, tls_cert: Path | None, tls_key: Pat
           max_watchers_per_client: int, watch_lifetime: float, web: str | None, game: str,
           db_path: Path | None, ladder_file: LadderFile | None) -> None:
     """Run the ladder continuously and answer its API (submissions, standings, live stream)."""
-    from ladder.service.server import ServiceError, Shutdown, Tls, check_listen, parse_listen
-
     echo: Callable[[str], None] = lambda line: click.echo(line, err=True)  # noqa: E731
     shutdown = Shutdown(echo)
     shutdown.install()  # first: a signal while it starts stops it as any other
@@ -148,18 +151,6 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
     played until Ctrl-C or SIGTERM (KeyboardInterrupt, which this lets through).
     `limits` bound a submission's files, `bot_limits` (the config file's,
     or the sandbox's defaults) each bot's process tree."""
-    from ladder.service.access import Access
-    from ladder.running.cluster import ClusterError, open_pool
-    from ladder.intake.roster import register_builtins
-    from ladder.store.rule_set_names import heading, rule_set_of
-    from ladder.scheduling.scheduler import LadderConfig
-    from ladder.service.api import LadderCalls, ServiceSettings, remove_stale_uploads
-    from ladder.service.audit import AuditLog
-    from ladder.service.events import Broadcaster
-    from ladder.service.server import STOP_GRACE, ServiceError, run_ladder, start_api
-    from ladder.service.servicer import LadderServicer
-    from referee.sandbox import capabilities
-
     rule_set = rule_set_of(game, variant)
     with open_store(db_path) as store, ExitStack() as held:
         try:  # one ladder per store: the service is the store's one owner
@@ -213,8 +204,6 @@ def start_page(db_path: Path, game: str, rule_set: str, events: Broadcaster, at:
                held: ExitStack) -> str:
     """The live page (ladder/service/live.py) of the rule set the service plays,
     following its finished matches, served until the service stops; its address."""
-    from ladder.service.live import LiveServer
-
     try:
         page = LiveServer(db_path, game, at[1], at[0], events=events, rule_set=rule_set)
     except OSError as exc:
@@ -223,127 +212,3 @@ def start_page(db_path: Path, game: str, rule_set: str, events: Broadcaster, at:
     page.start()
     held.callback(page.stop)
     return page.url
-
-
-@click.group()
-def token() -> None:
-    """Issue, list and revoke the tokens submitters use with `--server`."""
-
-
-@token.command("add")
-@click.argument("name")
-@db_option
-def token_add(name: str, db_path: Path | None) -> None:
-    """Issue a token for the submitter NAME (shown once: hand it over now)."""
-    from ladder.service.access import Access, AccessError
-
-    access = Access((db_path or default_db_path()).parent)
-    try:
-        secret = access.add_token(name)
-    except AccessError as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        access.close()
-    click.echo(secret)
-    click.echo(f"token for {name}; it is shown only now. The submitter passes it with --token (or $REFEREE_TOKEN).",
-               err=True)
-
-
-@token.command("list")
-@db_option
-def token_list(db_path: Path | None) -> None:
-    """List the submitters that hold a token."""
-    from ladder.service.access import Access
-
-    access = Access((db_path or default_db_path()).parent)
-    try:
-        for held in access.tokens():
-            click.echo(f"{held.name}\t{held.created_at}")
-    finally:
-        access.close()
-
-
-@token.command("revoke")
-@click.argument("name")
-@db_option
-def token_revoke(name: str, db_path: Path | None) -> None:
-    """Revoke NAME's token (its bots stay registered and stay NAME's)."""
-    from ladder.service.access import Access, AccessError
-
-    access = Access((db_path or default_db_path()).parent)
-    try:
-        if not access.revoke(name):
-            raise click.ClickException(f"no token named {name!r}; `referee token list` shows them")
-    except AccessError as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        access.close()
-    click.echo(f"revoked the token of {name}")
-
-
-MATCH_ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$")
-"""A match id fit to be a file name (a service's answer is not trusted to be one)."""
-
-
-@click.command()
-@click.argument("name")
-@click.option("--version", default=None, help="Only the matches of this version (default: every version).")
-@click.option("--game", default="", help="Only the matches of this game (default: every game).")
-@click.option("--latest", type=click.IntRange(min=1), default=None, help="Only the latest N records.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("records"), show_default=True,
-              help="The folder to put them in (made if missing); records already there are kept.")
-@db_option
-@remote_options
-def records(name: str, version: str | None, game: str, latest: int | None, out: Path, db_path: Path | None,
-            server: str | None, token: str | None, tls_ca: Path | None) -> None:
-    """Download the records of a bot's finished matches (with --server: your own bot's, from the ladder service).
-
-    A match's record is given once its duplicate deal has been played in
-    every seat rotation (before, it would show the deal of matches to
-    come); each is written as OUT/MATCH_ID.jsonl, for `referee replay` and
-    `referee view`.
-    """
-    from ladder.service.api import revealable_records
-    from referee.files import private_folders
-
-    if game and game not in game_names():
-        raise click.BadParameter(f"no game {game!r}; the referee runs {', '.join(game_names())}", param_hint="--game")
-    private_folders(out)
-    written = kept = withheld = 0
-    if server is not None:
-        with remote(server, token, tls_ca) as service:
-            for item in service.records(name, version=version, game=game, limit=latest or 0):
-                if item.WhichOneof("item") == "withheld":
-                    withheld = item.withheld
-                elif not MATCH_ID.match(item.record.match_id):
-                    click.echo(f"warning: skipped a record with the unusable match id "
-                               f"{safe_line(item.record.match_id, 80)!r}", err=True)
-                elif _keep(out, item.record.match_id, item.record.record):
-                    written += 1
-                else:
-                    kept += 1
-    else:
-        with open_store(db_path, create=False) as store:
-            if not store.bot_versions(name):
-                raise click.ClickException(f"no bot named {name!r}; `referee bots` lists them")
-            found, withheld = revealable_records(store, name, version or "", game)
-            for stored in found[-latest:] if latest else found:
-                if _keep(out, stored.match_id, stored.path.read_bytes()):
-                    written += 1
-                else:
-                    kept += 1
-    click.echo(f"wrote {written} records of {safe_line(name, 60)} into {out}"
-               + (f" ({kept} were there already)" if kept else "")
-               + (f"; {withheld} more are withheld until their deal has been played in every seat rotation"
-                  if withheld else ""))
-
-
-def _keep(folder: Path, match_id: str, record: bytes) -> bool:
-    """Write `record` as folder/MATCH_ID.jsonl unless it is there; whether it was written."""
-    from referee.files import write_atomically
-
-    path = folder / f"{match_id}.jsonl"
-    if path.exists():
-        return False
-    write_atomically(path, record.decode("utf-8", errors="replace"))
-    return True

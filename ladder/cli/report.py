@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from ladder.cli import config_option, db_option, game_option, open_store, parse_variant, remote, remote_options
-from ladder.reporting.report import RECENT_MATCHES
+from ladder.cli.options import config_option, db_option, game_option, open_store, parse_variant
+from ladder.cli.remote import remote, remote_options
+from ladder.reporting.report import RECENT_MATCHES, build_report, report_data
+from ladder.reporting.report_page import match_viewer, record_viewer, write_report
+from ladder.service.client import Remote, RemoteError
+from ladder.service.live import LiveServer
 from ladder.store.database import default_db_path
+from ladder.store.rule_set_names import rule_set_of
 from referee.cli.variants import variant_option
-
-if TYPE_CHECKING:
-    from ladder.service.client import Remote
 
 PORT = click.IntRange(min=0, max=65535)
 
@@ -49,9 +51,6 @@ PORT = click.IntRange(min=0, max=65535)
 def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int | None, variants: tuple[str, ...],
            server: str | None, token: str | None, tls_ca: Path | None) -> None:
     """Write the ladder report of one rule set: standings, rating history, head to head, seats, recent matches."""
-    from ladder.reporting.report_page import write_report
-    from ladder.store.rule_set_names import rule_set_of
-
     variant = parse_variant(variants, game)
     rule_set = rule_set_of(game, variant)
 
@@ -69,9 +68,6 @@ def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int |
         serve(db_path or default_db_path(), game, port, rule_set)
         return
     else:
-        from ladder.reporting.report import report_data
-        from ladder.reporting.report_page import match_viewer
-
         with open_store(db_path, create=False) as store:
             data = report_data(store, game, rule_set)
             written, listed = write_report(data, out, viewers=viewers,
@@ -83,8 +79,6 @@ def report(db_path: Path | None, game: str, out: Path, viewers: int, port: int |
 def served_report(service: Remote, game: str, variant: dict[str, str]) -> dict[str, Any]:
     """The report's data of one rule set (`variant`; empty: the one the
     service plays) from a ladder service's API: its parts as the store would give them."""
-    from ladder.reporting.report import build_report
-
     table = json.loads(service.standings(game, h2h=True, seats=True, variant=variant).json)
     asked = variant or dict(table["variant"])  # the other parts of the same rule set
     return build_report(game, table, service.rating_history(game, asked),
@@ -93,9 +87,6 @@ def served_report(service: Remote, game: str, variant: dict[str, str]) -> dict[s
 
 def served_viewer(service: Remote, match: dict[str, Any]) -> tuple[str | None, str]:
     """A recent match's viewer page from the record the service sends."""
-    from ladder.reporting.report_page import record_viewer
-    from ladder.service.client import RemoteError
-
     try:
         text = service.record(match["match_id"]).decode("utf-8", errors="replace")
     except RemoteError as exc:
@@ -105,8 +96,6 @@ def served_viewer(service: Remote, match: dict[str, Any]) -> tuple[str | None, s
 
 def serve(db_path: Path, game: str, port: int, rule_set: str) -> None:
     """Serve the live page of one rule set until Ctrl-C."""
-    from ladder.service.live import LiveServer
-
     with open_store(db_path, create=False):
         pass  # the same clear error as the other read-only commands for a store that is not there
     try:

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import click
 
-from ladder.cli import db_option, game_option, make_console, open_store
+from ladder.cli.options import db_option, game_option, open_store
 from ladder.deals.audit import DealAudit, audit
+from ladder.reporting.console import make_console
 from referee.untrusted import safe_line
 
 

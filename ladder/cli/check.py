@@ -16,7 +16,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ladder.cli import DEFAULT_MOVE_TIME, MIN_MOVE_TIME, variant_tags
+from ladder.cli.options import DEFAULT_MOVE_TIME, MIN_MOVE_TIME, variant_tags
 from ladder.intake.check import DECISIONS, ERROR, OK, SEED, CheckOptions, CheckReport
 from ladder.intake.check import check as run_check
 from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
