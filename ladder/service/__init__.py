@@ -15,5 +15,6 @@ below the command line, which it never imports:
 - `events`: finished matches fanned out to live streams (the API's and the live page's);
 - `live`: the live page over HTTP, with server-sent events;
 - `addresses`: which addresses are this machine's own;
+- `bearer`: how a submitter's token travels with a call;
 - `client`: the other side, for `referee submit/bots/table/logs/records/report --server`.
 """

@@ -57,19 +57,18 @@ from ladder.intake.submission import (
 )
 from ladder.rating.standings import forfeits_of, to_json
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
-from ladder.reporting.report import RECENT_MATCHES, history_points, recent_matches
 from ladder.reporting.console import PIPE_WIDTH
+from ladder.reporting.report import RECENT_MATCHES, history_points, recent_matches
 from ladder.reporting.tables import print_table
 from ladder.service.access import Access, AccessError, NameQuotaError
 from ladder.service.audit import AuditLog
+from ladder.service.bearer import BEARER
 from ladder.store.database import Store, StoreError, version_log_path
 from referee.games import game_names, load_game
 from referee.games.rule_sets import rule_set
 from referee.sandbox.logpipe import rotated_path
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
-AUTH_HEADER = "authorization"
-BEARER = "Bearer "
 DEFAULT_LINES = 40
 MAX_LINES = 10_000
 """The most lines of a bot's log one BotLogs call returns."""

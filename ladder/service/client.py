@@ -29,7 +29,7 @@ from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from ladder.intake.archive import pack
 from ladder.intake.submission import Submitted
 from ladder.service.addresses import is_local
-from ladder.service.api import AUTH_HEADER, BEARER
+from ladder.service.bearer import AUTH_HEADER, BEARER
 from ladder.store.database import BotRow
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
