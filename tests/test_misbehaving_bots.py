@@ -88,7 +88,8 @@ def test_crash_before_handshake_forfeits_from_the_start(seated, tmp_path: Path) 
     assert result.seats[0].forfeit == "startup" and result.ranks[0] == 2
     (forfeit,) = record.forfeits
     assert forfeit["decision"] == 0 and "exit code 3" in forfeit["detail"]
-    assert all(line["by"] == "referee" for d in record.decisions for line in d["seats"] if line["seat"] == 0)
+    played_for = [line for d in record.decisions for line in d["seats"] if line["seat"] == 0]
+    assert played_for and all(line["by"] == "referee" for line in played_for)
     assert_others_unaffected(result, record)
 
 

@@ -123,6 +123,7 @@ def test_view_refuses_a_seat_the_match_did_not_have_and_a_file_that_is_no_record
 
 
 def test_every_installed_game_brings_its_drawing() -> None:
+    assert {"gnadenlos", "saboteur", "leduc"} <= set(plugins())  # the games are installed (entry points)
     for name, plugin in plugins().items():
         drawing = plugin.load("viewer")
         assert drawing is None or issubclass(drawing, GameDrawing), name
