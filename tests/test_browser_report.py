@@ -45,6 +45,8 @@ from ladder.store.database import Store
 from ladder_support import add_bots
 from report_support import RecordingRunner, check_charts, expected_standings, layout_faults, shown_standings
 
+pytestmark = pytest.mark.slow  # a real Chromium
+
 SHOTS = "browser-report"
 NAMES = ["alpha", "bravo", "charlie <b>d</b>"]  # a name that is markup must show as text
 NEWCOMER = "delta"

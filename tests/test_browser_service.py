@@ -39,6 +39,8 @@ from ladder_support import install_bot, random_bot_folder
 from report_support import RecordingRunner, check_charts, expected_standings, page_data, shown_matches, shown_standings
 from service_support import free_address, referee, start_service
 
+pytestmark = pytest.mark.slow  # a real Chromium and a ladder service
+
 SHOTS = "browser-service"
 NAMES = ("alpha", "bravo", "charlie")
 MATCHES = 19
@@ -140,7 +142,6 @@ def test_report_from_the_service_is_the_report_of_its_store(
     assert "not both" in wrong
 
 
-@pytest.mark.slow
 def test_the_live_page_of_the_service_follows_its_ladder(
         browser: Any, service: tuple[Path, str, str], tmp_path: Path) -> None:
     from selenium.common.exceptions import StaleElementReferenceException

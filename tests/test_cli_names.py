@@ -35,6 +35,7 @@ def seat_names(text: str) -> set[str]:
     return set(re.findall(r"([\w.:@-]+)\[(\d)\]", text))
 
 
+@pytest.mark.slow
 def test_two_versions_of_one_bot_look_different_in_play_replay_and_view(tmp_path: Path) -> None:
     db = tmp_path / "data" / "ladder.sqlite"
     with Store(db) as store:
@@ -63,6 +64,7 @@ def test_two_versions_of_one_bot_look_different_in_play_replay_and_view(tmp_path
     assert [seat["name"] for seat in data["seats"]] == ["mcts-0.05", "mcts-0.2", "random"]
 
 
+@pytest.mark.slow
 def test_two_versions_of_one_name_show_their_versions(tmp_path: Path) -> None:
     db = tmp_path / "data" / "ladder.sqlite"
     with Store(db) as store, store.transaction() as conn:
@@ -76,6 +78,7 @@ def test_two_versions_of_one_name_show_their_versions(tmp_path: Path) -> None:
     assert played.stdout.startswith("Gnadenlos! match ")
 
 
+@pytest.mark.slow
 def test_play_names_a_built_in_by_its_spec() -> None:
     played = referee("play", "--game", "leduc", "--bot", "mcts:50ms", "--bot", "mcts:0.1", "--seed", "1")
     assert played.returncode == 0, played.stderr

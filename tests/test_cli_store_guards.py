@@ -75,6 +75,7 @@ def test_read_only_commands_read_an_existing_store(tmp_path: Path) -> None:
     assert CliRunner().invoke(cli, ["table", "--db", str(db)]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_a_second_ladder_is_refused_while_one_runs_and_a_log_follows_the_run(tmp_path: Path) -> None:
     """The first ladder runs as its own process with its output in a pipe:
     its first progress line arrives while it still runs (not only the final

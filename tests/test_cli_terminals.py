@@ -45,6 +45,7 @@ def widest(text: str) -> int:
     return max(len(line) for line in text.splitlines())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["table"], ["table", "--h2h", "--seats"], ["bots"]])
 def test_a_pipe_is_as_wide_as_columns_says(tmp_path: Path, command: list[str]) -> None:
     db = str(played_store(tmp_path))

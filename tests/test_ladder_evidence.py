@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from statistics import NormalDist
 
+import pytest
+
 from ladder.rating.evidence import (
     INDISTINGUISHABLE,
     OPEN,
@@ -82,6 +84,7 @@ def test_equal_bots_are_never_ordered_however_often_one_looks() -> None:
     assert ordered <= 2  # nominal 5% of 40; the rule's guarantee holds at every look
 
 
+@pytest.mark.slow
 def test_the_stopping_rule_settles_a_small_roster_with_few_wrong_verdicts() -> None:
     # 3 bots: a clear leader, then two copies of one bot, at 3-player tables
     model = Model(skills_for_scores((0.8, 0.5), Model((0.0,)).spread), tie_width=0.1)
@@ -106,6 +109,7 @@ def test_the_rule_before_could_only_stop_by_ordering_two_copies() -> None:
     assert all(r.matches >= 300 for r in runs if not r.settled)
 
 
+@pytest.mark.slow
 def test_the_sprt_accepts_each_hypothesis_at_about_its_error_rate() -> None:
     sprt = Sprt(margin=0.1, alpha=0.05, beta=0.05)
     spread = Model((0.0,)).spread

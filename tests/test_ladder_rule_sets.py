@@ -29,6 +29,7 @@ def referee(*args: str, code: int = 0) -> str:
     return result.output
 
 
+@pytest.mark.slow
 def test_submit_records_the_variants_it_validated(tmp_path: Path) -> None:
     db = str(tmp_path / "ladder.sqlite")
     folder = declaring_bot(tmp_path / "opt", (OPT_OUT,), in_manifest=False)

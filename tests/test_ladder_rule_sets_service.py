@@ -37,6 +37,8 @@ from ladder_support import FakeRunner, declaring_bot, install_bot, random_bot_fo
 from report_support import page_data
 from service_support import free_address, referee, start_service
 
+pytestmark = pytest.mark.slow  # real ladder services and a browser
+
 OPT_OUT = "gnadenlos:gunfight_opt_out=on"
 VARIANT = {"gunfight_opt_out": "on"}
 RULE_SET = "gunfight_opt_out=on"

@@ -39,6 +39,8 @@ from service_support import (
     start_service,
 )
 
+pytestmark = pytest.mark.slow  # real services under hostile clients, seconds each
+
 QUIET = ("--no-builtins", "--players", "3", "--workers", "1", "--move-time", "1s")
 """A service that plays nothing while it has fewer than three bots: its stores change only by submissions."""
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 from click.testing import CliRunner
 
 from botsdk.contract import TimeControl
@@ -56,6 +57,7 @@ def gone(script: str, timeout: float = 30.0) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_a_bot_restarted_every_match_keeps_at_most_two_caps_of_log(tmp_path: Path) -> None:
     with Store(tmp_path / "data" / "ladder.sqlite") as store:
         chatty_id = install_bot(store, chatty_folder(tmp_path / "chatty"), "chatty")

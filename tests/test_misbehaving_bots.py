@@ -181,6 +181,7 @@ PLAIN_MEMORY = SandboxPolicy(limits=Limits(memory_bytes=768 * MiB))
 """A Python bot with gRPC's threads needs a few hundred MiB of address space of its own."""
 
 
+@pytest.mark.slow
 def test_a_plain_grpc_bot_that_runs_out_of_memory_forfeits_saying_so(seated, tmp_path: Path) -> None:
     """Issue 29: a bot without the SDK whose stream handler dies of
     MemoryError forfeited with "Exception iterating responses" and an empty
@@ -199,6 +200,7 @@ def test_a_plain_grpc_bot_that_runs_out_of_memory_forfeits_saying_so(seated, tmp
     assert_others_unaffected(result, record)
 
 
+@pytest.mark.slow
 def test_a_bot_whose_memory_stays_full_is_struck_out_and_its_log_says_why(seated, tmp_path: Path) -> None:
     """A table kept across decisions leaves no memory even to end the
     stream: the bot times out to its forfeit, and its log, where its
