@@ -1,4 +1,4 @@
-"""A person's table through the ladder service (ladder/tables.py): from the
+"""A person's table through the ladder service (ladder/service/tables.py): from the
 live page of `referee serve --web`, a token holder plays the ladder's bots.
 
 The service is started as its own process on a Leduc ladder whose tables
@@ -27,7 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser_support import chromium, console_errors, open_page, requested_urls, screenshot
-from ladder.tables import MAX_TABLES
+from ladder.service.tables import MAX_TABLES
 from referee.records import read_record
 from referee.replay import verify
 from seat_support import PageClient, assert_nothing_hidden, play_page

@@ -33,6 +33,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -88,35 +89,46 @@ EXIT_STATUSES = {
 }
 
 
+BOT_SPEC_GROUP = "bot_referee.bot_specs"
+"""The entry point group (pyproject.toml) where a distribution names a
+`BotSpecResolver`: the ladder's reads bot folders with a bot.toml and the
+bots registered in its store (--db), so the referee names no layer above it."""
+
+BotSpecResolver = Callable[[str, Path | None], BotCommand | None]
+"""(--bot spec, --db) -> the bot the spec names, or None when it names none
+the resolver knows; raises BotCommandError for one it knows but cannot use."""
+
+
 def resolve_seat(spec: str, game: str, db_path: Path | None) -> BotCommand:
     """The bot a --bot spec names, checked to play `game` where that is
     known before it starts. Raises BotCommandError."""
-    # The command line composes the layers (referee.cli.main): bot folders
-    # and registered bots are the ladder's to read.
-    from ladder.named_bots import folder_bot, registered_bot
-
     text = spec.strip()
-    if is_builtin(text):
-        bot = resolve_bot(text)
-    elif Path(text).is_dir():
-        bot = folder_bot(Path(text))
-    elif text and not any(char.isspace() or char == "/" for char in text):
-        bot = registered_bot(text, db_path) or _command(text)
-    else:
-        bot = resolve_bot(text)
+    bot = resolve_bot(text) if is_builtin(text) else _named_bot(text, db_path) or _command(text)
     if bot.games is not None and game not in bot.games:
         raise BotCommandError(f"{bot.label} plays {', '.join(bot.games)}, not {game}: its bot.toml's games "
                               "say so (or choose --game)")
     return bot
 
 
-def _command(word: str) -> BotCommand:
-    """A one-word spec that names no registered bot: a program or a file."""
+def _named_bot(text: str, db_path: Path | None) -> BotCommand | None:
+    """The bot an installed resolver (BOT_SPEC_GROUP) says `text` names, or None."""
+    for point in entry_points(group=BOT_SPEC_GROUP):
+        resolver: BotSpecResolver = point.load()
+        bot = resolver(text, db_path)
+        if bot is not None:
+            return bot
+    return None
+
+
+def _command(text: str) -> BotCommand:
+    """A spec no resolver knows: a program on PATH, a file, or a command line."""
     try:
-        return resolve_bot(word)
+        return resolve_bot(text)
     except BotCommandError:
+        if not text or any(char.isspace() or char == "/" for char in text):
+            raise
         raise BotCommandError(
-            f"--bot {word!r} is not a built-in bot ({', '.join(BUILTIN_BOTS)}), a person "
+            f"--bot {text!r} is not a built-in bot ({', '.join(BUILTIN_BOTS)}), a person "
             f"({', '.join(PERSON_SPECS)}), a bot folder, a bot registered in the ladder's store (--db), a "
             "program on PATH nor a file here"
         ) from None

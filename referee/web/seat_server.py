@@ -6,7 +6,7 @@ referee.web.seat_page from what the seat is told) and the slot its answer
 comes through. `SeatPages` answers the requests of every seat's page;
 `SeatServer` serves them on 127.0.0.1 at a free port, for one match (the
 ladder service's live page serves them too, for a person's tables:
-ladder/tables.py).
+ladder/service/tables.py).
 
 A page and its visitor are untrusted. So:
 
