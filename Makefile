@@ -1,11 +1,12 @@
 # Two entry points for a fresh machine: `make ladder` (the main job) and
-# `make test` (the whole test suite). Each creates its own virtual environment.
+# `make test` (the whole test suite; `make test-fast` leaves out the slow
+# tests). Each creates its own virtual environment.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test-packages kit-packages kits test ladder bench balance balance-gnadenlos proto clean
+.PHONY: venv test-packages kit-packages kits test test-fast ladder bench balance balance-gnadenlos proto clean
 
 # The bot SDK distribution (sdk/python/) first: the project depends on it
 # and it is not on PyPI.
@@ -53,10 +54,19 @@ $(JS_KIT)/node_modules/.kit-built: $(JS_KIT)/package.json $(JS_KIT)/package-lock
 	cd $(JS_KIT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# mypy is a gate (pyproject.toml: strict on the engines, the protocol and the SDKs)
+# Two gates before the tests: mypy (pyproject.toml: strict on the engines, the protocol and the SDKs)
+# and lint-imports (pyproject.toml's import contracts: the layers of docs/architecture.md, no circles).
 test: $(STAMP) test-packages kits
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n 2 -q
+
+# The same gates and every test not marked slow (pyproject.toml's markers: browsers, real ladders and
+# services, kit builds): a few minutes on 2 cores, for the edit-test loop; `make test` is the whole suite.
+test-fast: $(STAMP) test-packages
+	$(BIN)/python -m mypy
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
 ladder: $(STAMP)
 	$(BIN)/referee ladder

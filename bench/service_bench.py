@@ -50,9 +50,9 @@ import psutil
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
-from ladder.intake import content_hash
-from ladder.store import Store
+from ladder.intake.archive import pack
+from ladder.intake.copying import content_hash
+from ladder.store.database import Store
 
 GAME = "gnadenlos"
 WATCHERS_PER_TOKEN = 8
@@ -106,7 +106,7 @@ def make_store(folder: Path) -> Path:
 
 
 def tokens(db: Path, names: list[str]) -> dict[str, str]:
-    from ladder.access import Access
+    from ladder.service.access import Access
 
     access = Access(db.parent)
     try:

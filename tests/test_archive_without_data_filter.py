@@ -1,7 +1,7 @@
 """Unpacking a bot's archive on a Python without tarfile's "data" filter
 (PEP 706 came with 3.11.4; Debian 12's python3 is 3.11.2, where every
 unpack failed with "unexpected keyword argument 'filter'", issue 29).
-ladder/archive.py then makes the filter's checks itself; these tests take
+ladder/intake/archive.py then makes the filter's checks itself; these tests take
 the filter away and check that the same archives unpack and the same
 hostile ones are refused, leaving nothing behind. Where Python lacks the
 filter anyway, they run as they are.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ladder.archive import ArchiveError, pack, unpack
-from ladder.intake import Limits, content_hash
+from ladder.intake.archive import ArchiveError, pack, unpack
+from ladder.intake.copying import Limits, content_hash
 
 
 @pytest.fixture(autouse=True)

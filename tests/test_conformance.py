@@ -47,7 +47,14 @@ EXTRA_VARIANTS = {
 """Combinations of options checked besides each option alone."""
 
 
-@pytest.mark.parametrize(("name", "seats", "variant"), _cases())
+def _param(name: str, seats: int, *rest: object) -> object:
+    """A case as a parameter: a game's smallest and largest tables are played
+    by `make test-fast` too, the sizes between them only by `make test`."""
+    game = load_game(name)
+    return pytest.param(name, seats, *rest, marks=[pytest.mark.slow] if game.min_seats < seats < game.max_seats else [])
+
+
+@pytest.mark.parametrize(("name", "seats", "variant"), [_param(*case) for case in _cases()])
 def test_random_matches_keep_the_engine_contract(name: str, seats: int, variant: dict[str, str] | None) -> None:
     matches = 3 if variant is None else 2  # the variants' matches share most of their code with the base rules'
     report = check_game(name, seats, range(matches), variant)
@@ -62,7 +69,7 @@ docs/engine.md) came up about once in seventy random matches: this many
 catch it at 3 and 4 seats when the engine asks it."""
 
 
-@pytest.mark.parametrize(("name", "seats"), [(name, seats) for name, seats, variant in _cases() if variant is None])
+@pytest.mark.parametrize(("name", "seats"), [_param(name, seats) for name, seats, variant in _cases() if variant is None])
 def test_no_seat_is_ever_asked_with_fewer_than_two_choices(name: str, seats: int) -> None:
     """docs/engine.md: a decision with a single legal action is applied by the
     engine; checked in every state of many random matches and one listed

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from ladder.archive import ArchiveError, pack, unpack
-from ladder.botfiles import BotFileCache
-from ladder.botlogs import SHIP_LIMIT, LogCursor, append_capped
-from ladder.intake import Limits, content_hash
-from ladder.tasks import BotSpec, NotRated
+from ladder.intake.archive import ArchiveError, pack, unpack
+from ladder.intake.copying import Limits, content_hash
+from ladder.running.botfiles import BotFileCache
+from ladder.running.botlogs import SHIP_LIMIT, LogCursor, append_capped
+from ladder.store.tasks import BotSpec, NotRated
 
 
 def bot_folder(path: Path) -> Path:

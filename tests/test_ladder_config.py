@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.config_file import LIMIT_KEYS, read_config
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.cli.config_file import LIMIT_KEYS, read_config
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, install_bot, random_bot_folder
 from referee.cli.main import cli
 from referee.sandbox import GiB, Limits

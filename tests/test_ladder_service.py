@@ -22,8 +22,8 @@ import psutil
 import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.scheduler import recompute
-from ladder.store import Store
+from ladder.scheduling.scheduler import recompute
+from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
 from service_support import free_address, issue_token, referee, start_service, wait_healthy
 

@@ -26,11 +26,20 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
+from ladder.intake.archive import pack
 from ladder_support import random_bot_folder
 from service_support import (
-    free_address, issue_token, long_name_bomb, memory_mib, referee, reset_peak, snapshot, start_service,
+    free_address,
+    issue_token,
+    long_name_bomb,
+    memory_mib,
+    referee,
+    reset_peak,
+    snapshot,
+    start_service,
 )
+
+pytestmark = pytest.mark.slow  # real services under hostile clients, seconds each
 
 QUIET = ("--no-builtins", "--players", "3", "--workers", "1", "--move-time", "1s")
 """A service that plays nothing while it has fewer than three bots: its stores change only by submissions."""
@@ -412,7 +421,7 @@ def test_logs_from_the_service_name_no_path_of_its_machine(tmp_path: Path) -> No
 
 
 def test_a_claim_cut_off_before_its_registration_is_released_at_the_next_start(tmp_path: Path) -> None:
-    from ladder.access import Access
+    from ladder.service.access import Access
 
     data = tmp_path / "service" / "data"
     referee("token", "add", "alice", "--db", str(data / "ladder.sqlite"))

@@ -18,10 +18,10 @@ import psutil
 import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
-from ladder.scheduler import recompute
+from ladder.intake.archive import pack
+from ladder.scheduling.scheduler import recompute
 from ladder.service.server import STOP_DEADLINE
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
 from service_support import free_address, start_service
 
@@ -30,7 +30,7 @@ ROUNDS = 30
 LATEST_SIGNAL = 7.0
 """Seconds after its start by which every round's service is signalled."""
 OWN_LINES = ("sandbox:", "serving ", "rated ", "deals ", "stopped:", "stopping", "released ", "warning", "the ladder")
-"""How the lines the service itself writes begin (ladder/service/cli.py, server.py)."""
+"""How the lines the service itself writes begin (ladder/cli/serve.py, server.py)."""
 SLACK = 3.0
 """What a loaded two-core machine may add to the deadline (the killing, the exit, being scheduled)."""
 
@@ -108,9 +108,11 @@ def test_a_signal_at_any_moment_stops_the_service_in_time_and_a_restart_loses_no
         _, alive = psutil.wait_procs(family, timeout=15)
         assert not alive, f"round {round_number}: left running: {[p.cmdline() for p in alive]}"
         text = said.read_text()
-        assert not unexplained_tracebacks(text), text
-        # before `serve` begins (Python and click starting), a signal ends the program as it ends any
+        # before `serve` begins (Python, click and the command's imports), a signal ends the program as it ends
+        # any Python program: SIGTERM kills it; Ctrl-C raises KeyboardInterrupt, whose traceback Python prints
+        # when it comes before click runs (click says "Aborted!" after)
         started = "sandbox:" in text or "stopped:" in text
+        assert not unexplained_tracebacks(text) or (not started and text.rstrip().endswith("KeyboardInterrupt")), text
         assert code == 0 or (code in (-sent, 1) and not started), f"round {round_number} ({delay:.1f}s, " \
             f"{sent.name}): exit {code}\n{text}"
         stops.append((delay, took, sent.name))

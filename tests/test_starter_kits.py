@@ -36,6 +36,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee.cli.main import cli
 from referee.protocol.client import BotClient
 
+pytestmark = pytest.mark.slow  # the kits' bots built and played as processes
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 PROTO = ROOT / "proto"
@@ -169,7 +171,6 @@ def test_kit_carries_the_repositorys_protos(kit: str) -> None:
         assert (folder / name).read_bytes() == (PROTO / name).read_bytes(), f"{kit}/proto/{name}: run `make proto`"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("kit", KITS_WITH_PROTOS)
 def test_a_copy_of_the_kit_builds_and_plays_outside_the_repository(built: None, kit: str, tmp_path: Path) -> None:
     """The kit's README says to copy its folder: a copy in a folder of its

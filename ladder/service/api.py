@@ -8,7 +8,7 @@ what the matching command answers locally: Submit validates exactly as
 `referee submit` does, in two steps (`intake`: the archive unpacked
 within the service's submission limits into a private folder, the
 request and the name checked, a resubmission of registered files
-answered; `validate`: `ladder.submission.submit` from there), Standings
+answered; `validate`: `ladder.intake.submission.submit` from there), Standings
 is `referee table --json`'s object, BotLogs what `referee logs` prints.
 
 Rule sets: the reading calls answer for one rule set of the game, the one
@@ -20,7 +20,7 @@ Every refusal is a `Refusal`: a gRPC status and one line that says what is
 wrong and how to fix it, which names no path of the service's machine
 (`Scrub`). A refused call changes nothing: the request is checked (names,
 versions, games, limits) before anything is written, and a name becomes a
-token's only in the transaction that registers a bot under it (ladder/access.py).
+token's only in the transaction that registers a bot under it (ladder/service/access.py).
 """
 
 from __future__ import annotations
@@ -41,17 +41,34 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import grpc
+from rich.console import Console
 
 from botsdk.pb.ladder.v1 import ladder_pb2
-from ladder.access import Access, AccessError, NameQuotaError
-from ladder.archive import ArchiveError, unpack
-from ladder.intake import Limits
+from ladder.intake.archive import ArchiveError, unpack
+from ladder.intake.copying import Limits, content_hash
+from ladder.intake.submission import (
+    NAME_PATTERN,
+    SubmissionError,
+    check_name,
+    check_tags,
+    read_manifest,
+    refusal,
+    submit,
+)
+from ladder.rating.standings import forfeits_of, to_json
+from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
+from ladder.reporting.console import PIPE_WIDTH
+from ladder.reporting.report import RECENT_MATCHES, history_points, recent_matches
+from ladder.reporting.tables import print_table
+from ladder.service.access import Access, AccessError, NameQuotaError
 from ladder.service.audit import AuditLog
-from ladder.store import Store, StoreError, version_log_path
+from ladder.service.bearer import BEARER
+from ladder.store.database import Store, StoreError, version_log_path
+from referee.games import game_names, load_game
+from referee.games.rule_sets import rule_set
+from referee.sandbox.logpipe import rotated_path
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
-AUTH_HEADER = "authorization"
-BEARER = "Bearer "
 DEFAULT_LINES = 40
 MAX_LINES = 10_000
 """The most lines of a bot's log one BotLogs call returns."""
@@ -244,9 +261,6 @@ class LadderCalls:
     def _rule_set(self, game: str, variant: Any) -> str:
         """The rule set a request's `variant` names; the service's own when
         it names none. Refuses INVALID_ARGUMENT an option the game lacks."""
-        from referee.games import load_game
-        from referee.games.rule_sets import rule_set
-
         if not variant:
             return self.settings.rule_set if game == self.settings.game else ""
         try:
@@ -256,8 +270,6 @@ class LadderCalls:
 
     def _game(self, game: str) -> str:
         """The request's game (empty: the service's), one the referee runs."""
-        from referee.games import game_names
-
         if not game:
             return self.settings.game
         if game not in game_names():
@@ -309,8 +321,6 @@ class LadderCalls:
         return taken
 
     def _intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
-        from ladder.intake import content_hash
-
         scrub = Scrub({str(upload / "bot"): safe_line(request.shown_path, SHOWN_PATH_LIMIT) or "the bot"}, self.roots)
         path = self._unpacked(request, upload, scrub)
         name = request.name or manifest_name(path)
@@ -348,8 +358,6 @@ class LadderCalls:
         """A submission's second step, slow: its bot validated (started and
         played) and registered, as `referee submit` does; the name claimed
         in the registering transaction. Audited; its upload removed."""
-        from ladder.submission import SubmissionError, submit
-
         request, caller = intake.request, intake.caller
         claimed: list[str] = []
 
@@ -399,8 +407,6 @@ class LadderCalls:
     def _refusal(exc: Exception, scrub: Scrub) -> str:
         """A refused submission's message for its remote author: the bot's
         last lines of output quoted, its log's folder (the service's) gone."""
-        from ladder.cli import refusal
-
         log = getattr(exc, "log", None)
         message = refusal(exc, log)
         if isinstance(log, Path):
@@ -444,11 +450,6 @@ class LadderCalls:
 
     def standings(self, request: Any, caller: Caller | None = None) -> Any:
         """`referee table --json`'s object, and with `text` its tables."""
-        from rich.console import Console
-
-        from ladder.cli import PIPE_WIDTH, print_table
-        from ladder.standings import to_json
-        from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
 
         game = self._game(request.game)
         options = {"include_retired": request.include_retired, "confidence": request.confidence or DEFAULT_CONFIDENCE,
@@ -485,8 +486,6 @@ class LadderCalls:
         return ladder_pb2.GetRecordReply(record=path.read_bytes())
 
     def rating_history(self, request: Any, caller: Caller) -> Any:
-        from ladder.report import history_points
-
         game = self._game(request.game)
         rule_set = self._rule_set(game, request.variant)
         with self._store() as store:
@@ -497,8 +496,6 @@ class LadderCalls:
         ])
 
     def recent_matches(self, request: Any, caller: Caller) -> Any:
-        from ladder.report import RECENT_MATCHES, recent_matches
-
         limit = min(request.limit or RECENT_MATCHES, MAX_RECENT)
         game = self._game(request.game)
         rule_set = self._rule_set(game, request.variant)
@@ -516,9 +513,6 @@ class LadderCalls:
     def bot_logs(self, request: Any, caller: Caller) -> Any:
         """The end of a bot's own output and its forfeits; with tokens
         required, only to its owner. Names no path: the log is the bot's."""
-        from ladder.standings import forfeits_of
-        from referee.sandbox.logpipe import rotated_path
-
         game = self._game(request.game)
         with self._store() as store:
             bot = self._chosen(store, request.name, request.version)
@@ -599,9 +593,6 @@ def revealable_records(store: Store, name: str, version: str = "", game: str = "
 
 def check_submission(request: Any) -> None:
     """Everything of a SubmitRequest but its archive. Refuses INVALID_ARGUMENT."""
-    from ladder.submission import NAME_PATTERN, SubmissionError, check_tags
-    from referee.games import game_names
-
     if request.name:
         _checked(check_name_of, request.name)
     if request.version and not NAME_PATTERN.match(request.version):
@@ -627,8 +618,6 @@ def check_submission(request: Any) -> None:
 def manifest_name(path: Path) -> str | None:
     """The name a bot folder's bot.toml gives (None: a file, no name, or a
     manifest `referee submit` will refuse with its own message)."""
-    from ladder.submission import SubmissionError, read_manifest
-
     if not path.is_dir():
         return None
     try:
@@ -638,16 +627,12 @@ def manifest_name(path: Path) -> str | None:
 
 
 def check_name_of(name: str) -> None:
-    """A bot name as `referee submit` takes it (ladder.submission.check_name)."""
-    from ladder.submission import check_name
-
+    """A bot name as `referee submit` takes it (ladder.intake.submission.check_name)."""
     check_name(name if len(name) <= 100 else name[:100])  # refused anyway; the message quotes its start
 
 
 def _checked(check: Any, value: str, scrub: Scrub | None = None) -> None:
     """`check(value)`, a SubmissionError refused INVALID_ARGUMENT."""
-    from ladder.submission import SubmissionError
-
     try:
         check(value)
     except SubmissionError as exc:

@@ -23,7 +23,7 @@ import os
 import threading
 from pathlib import Path
 
-from ladder.store import now_iso
+from ladder.store.database import now_iso
 from referee.files import PRIVATE_FILE
 from referee.untrusted import safe_line
 

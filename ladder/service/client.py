@@ -26,11 +26,11 @@ from typing import Any
 import grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
+from ladder.intake.archive import pack
+from ladder.intake.submission import Submitted
 from ladder.service.addresses import is_local
-from ladder.service.api import AUTH_HEADER, BEARER
-from ladder.store import BotRow
-from ladder.submission import Submitted
+from ladder.service.bearer import AUTH_HEADER, BEARER
+from ladder.store.database import BotRow
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 CALL_TIMEOUT = 30.0
@@ -151,13 +151,13 @@ class Remote:
             text=text, width=width, color=color, variant=variant or {}))
 
     def rating_history(self, game: str, variant: dict[str, str] | None = None) -> dict[int, list[dict[str, Any]]]:
-        """Per bot id, its rating after each match of the rule set (`ladder.report.history_points`'s form)."""
+        """Per bot id, its rating after each match of the rule set (`ladder.reporting.report.history_points`'s form)."""
         reply = self._call("RatingHistory", ladder_pb2.RatingHistoryRequest(game=game, variant=variant or {}))
         return {bot.bot_id: [{"match": p.match, "mu": p.mu, "sigma": p.sigma} for p in bot.points]
                 for bot in reply.bots}
 
     def recent_matches(self, game: str, limit: int, variant: dict[str, str] | None = None) -> list[dict[str, Any]]:
-        """The rule set's latest matches, newest first (`ladder.report.recent_matches`'s form)."""
+        """The rule set's latest matches, newest first (`ladder.reporting.report.recent_matches`'s form)."""
         reply = self._call("RecentMatches", ladder_pb2.RecentMatchesRequest(game=game, limit=limit,
                                                                             variant=variant or {}))
         return [{

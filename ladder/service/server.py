@@ -1,10 +1,10 @@
 """The ladder service's process: the store's one owner, the run loop and the API.
 
-The service (`referee serve`, ladder/service/cli.py's `run_service`) holds
+The service (`referee serve`, ladder/cli/serve.py's `run_service`) holds
 the store's run lock (one ladder per store, as `referee ladder`), plays
 the ladder continuously on the Dask pool (matchmaking, duplicate deals,
 seat rotation, rating, all as in a batch run: the run loop is the same
-`ladder.scheduler.Ladder`), and meanwhile answers the gRPC API
+`ladder.scheduling.scheduler.Ladder`), and meanwhile answers the gRPC API
 (ladder/service/servicer.py) with health checking and reflection, as bots do.
 
 Continuous: a run has no budget; when the roster cannot seat a table yet
@@ -51,14 +51,14 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.dispatch import Pool
-from ladder.intake import MIB
-from ladder.scheduler import Ladder, LadderConfig, LadderError, RunStatus
+from ladder.intake.copying import MIB
+from ladder.running.dispatch import Pool
+from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError, RunStatus, game_roster, seatable
 from ladder.service.addresses import Listen, parse_address
 from ladder.service.events import Broadcaster
 from ladder.service.servicer import LadderServicer
-from ladder.store import Store
-from ladder.tasks import MatchTask, Outcome
+from ladder.store.database import Store
+from ladder.store.tasks import MatchTask, Outcome
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 log = logging.getLogger(__name__)
@@ -327,8 +327,6 @@ def run_ladder(store: Store, config: LadderConfig, make_pool: Callable[[], Pool]
     small. The Dask cluster starts, and is called, where a signal waits
     (`Shutdown.deferred`, `Sheltered`): a cluster half started cannot be
     stopped, only killed."""
-    from ladder.scheduler import game_roster, seatable
-
     update = publish_finished(store, config.game, events, echo)
     warned = False
     while True:

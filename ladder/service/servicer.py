@@ -41,9 +41,8 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.service.api import (
-    AUTH_HEADER, Caller, Intake, LadderCalls, Refusal, archive_file, discard, upload_limit,
-)
+from ladder.service.api import Caller, Intake, LadderCalls, Refusal, archive_file, discard, upload_limit
+from ladder.service.bearer import AUTH_HEADER
 from ladder.service.events import CLOSED, Broadcaster
 from ladder.service.quotas import Quotas, RateLimits, StreamSlots, client_key
 from referee.untrusted import MESSAGE_LIMIT, safe_line
