@@ -15,7 +15,9 @@ Fault attribution: a bot's own failure during a match (crash, timeouts,
 illegal answers) is a forfeit recorded by the referee in the MatchResult
 and rated. A bot that cannot be started (twice in a row) or answers
 the handshake wrongly forfeits the match from the start: that too is its own fault.
-Everything else (a RefereeError, the machine out of memory, processes or
+A built-in bot that cannot start is not: the harness's own code failing to
+start says the machine cannot run bots (no jail, no memory), and rating
+such matches would print a ladder of forfeits. Everything else (a RefereeError, the machine out of memory, processes or
 file handles) is raised as `NotRated`, retried by the scheduler and never
 rated.
 """
@@ -141,6 +143,8 @@ class RealRunner:
                     log.warning("bot %s failed to start (attempt %d): %s", spec.label, attempt + 1, exc)
                     fault = exc
             else:
+                if spec.kind == "builtin":  # our own code: the machine's fault, never rated
+                    raise NotRated("referee_error", f"the built-in bot {spec.label} could not start: {fault}")
                 # The bot's own fault: it forfeits this match from the start
                 # (and is tried again for its next one).
                 return BotProcess.failed(spec.label, fault)
