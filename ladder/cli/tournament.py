@@ -38,7 +38,7 @@ from ladder.tournament import schedule as sched
 from ladder.tournament.commitment import Tournament, load, verify
 from ladder.tournament.plan import create
 from ladder.tournament.results import Entry, final_table
-from ladder.tournament.run import TournamentError, TournamentRun, TournamentStatus
+from ladder.tournament.run import TournamentError, TournamentRun, TournamentStatus, finished
 from referee.cli.variants import variant_option
 from referee.durations import Duration, format_duration
 from referee.games import load_game
@@ -104,17 +104,11 @@ def tournament(fmt: str | None, bots: str | None, champion: str | None, seats: i
                 f"{found.commitment}): resume it with `referee tournament --game {found.game} --db {path}`, or "
                 "start another with --db NEW")
         click.echo(_published(found))
-        click.echo(capabilities().summary(), err=True)
-        pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
-        if web_port is not None:
-            click.echo(f"live page: {held.enter_context(live_page(store.path, found.game, web_port, found.rule_set))}",
-                       err=True)
-        runner = TournamentRun(store, pool, found, on_update=lambda status: click.echo(_progress(status)),
-                               on_round=lambda n, c: click.echo(f"round {n} committed: {c}"))
-        try:
-            status = runner.run()
-        except TournamentError as exc:  # it may quote a failed match's detail, a bot's words
-            raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
+        if finished(store, found):  # its table is shown without starting workers
+            store.end_chain(found.chain_id)  # (a run killed after the last match had not ended it)
+            status = TournamentStatus(scheduled=0, complete=True)
+        else:
+            status = _play(store, found, held, move_time, workers, scheduler, web_port)
         entries, ordinal = final_table(store, found)
         console.print(_table(entries, found))
         console.print(_ordinal_lines(ordinal), markup=False, highlight=False)
@@ -127,6 +121,22 @@ def tournament(fmt: str | None, bots: str | None, champion: str | None, seats: i
         console.print(f"tournament complete; its deals may now be revealed (`referee ladder-audit --db {path}`), "
                       f"its schedule checked (`referee tournament --verify --commitment {found.commitment} "
                       f"--db {path}`)", markup=False, highlight=False)
+
+
+def _play(store: Store, found: Tournament, held: ExitStack, move_time: float, workers: int | None,
+          scheduler: str | None, web_port: int | None) -> TournamentStatus:
+    """Play what is left of the tournament on a Dask pool, with its live page if asked."""
+    click.echo(capabilities().summary(), err=True)
+    pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir))
+    if web_port is not None:
+        click.echo(f"live page: {held.enter_context(live_page(store.path, found.game, web_port, found.rule_set))}",
+                   err=True)
+    runner = TournamentRun(store, pool, found, on_update=lambda status: click.echo(_progress(status)),
+                           on_round=lambda n, c: click.echo(f"round {n} committed: {c}"))
+    try:
+        return runner.run()
+    except TournamentError as exc:  # it may quote a failed match's detail, a bot's words
+        raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
 
 
 def _start(store: Store, game: str, variant: dict[str, str], fmt: str | None, names: str | None,

@@ -52,6 +52,14 @@ class TournamentStatus:
     last: PlayedMatch | None = None
 
 
+def finished(store: Store, tournament: Tournament) -> bool:
+    """Whether every table is played and (Swiss) every round committed:
+    nothing is left for a run (its sets are planned first, if any are not)."""
+    plan_pending(store, tournament)
+    rounds_left = tournament.swiss and len(tournament.rounds) < int(tournament.schedule["rounds"])
+    return not rounds_left and not store.planned(tournament.game, tournament.rule_set)
+
+
 class TournamentRun:
     """Plays one store's tournament through `pool` (see the module doc)."""
 
