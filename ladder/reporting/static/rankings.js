@@ -40,8 +40,8 @@
       (data.method === "Kemeny-Young" ? "" : " Beyond " + data.exact_limit +
         " bots the exact search is too long: Copeland's order (pairwise wins minus losses) is shown.");
     pairs(data.disagree.map((p) => "TrueSkill ranks " + p.above + " above " + p.below + "; " + data.method +
-      " the other way: " + p.below + " finished ahead in " + p.ahead + " of their " + p.together +
-      " matches together, " + p.above + " in " + p.behind), $("disagree"),
+      " the other way: " + p.below + " finished ahead of " + p.above + " in " + p.ahead + " of their " +
+      p.together + " matches together, " + p.above + " ahead in " + p.behind + "."), $("disagree"),
       "TrueSkill and " + data.method + " agree on every pair.");
   }
 
@@ -59,11 +59,12 @@
       " · schedule commitment " + data.commitment + " · deals " + data.deals_commitment;
     const table = $("tournament");
     table.replaceChildren();
-    row(table, ["#", "bot", "points", "matches", "score", "95 %", "Buchholz", "TrueSkill μ−3σ",
-      data.ordinal.method + " #"], "th");
+    const swiss = data.format === "swiss";  // Buchholz breaks the ties of a Swiss event only
+    row(table, ["#", "bot", "points", "matches", "score", "95 %", ...(swiss ? ["Buchholz"] : []),
+      "TrueSkill μ−3σ", data.ordinal.method + " #"], "th");
     data.table.forEach((e, i) => row(table, [String(i + 1), e.bot, String(e.points), String(e.matches),
       e.score === null ? "–" : e.score.toFixed(3), e.low.toFixed(2) + " – " + e.high.toFixed(2),
-      String(e.buchholz), e.conservative.toFixed(2), String(e.ordinal_rank)]));
+      ...(swiss ? [String(e.buchholz)] : []), e.conservative.toFixed(2), String(e.ordinal_rank)]));
   }
 
   window.ReportRankings = {
