@@ -55,6 +55,7 @@ def played_tournament(db: Path, fmt: str, names: list[str], seats: int = 2, **op
     (["--format", "gauntlet", "--game", "leduc"], "a gauntlet needs a champion: name it with --champion", 1),
     (["--format", "round-robin", "--game", "leduc", "--bots", "random,nobody"], "no bot nobody in this store", 1),
     (["--game", "leduc"], "no tournament in this store yet: start one with --format", 2),
+    (["--format", "swiss", "--game", "leduc", "--cycles", "2"], "a Swiss tournament has --rounds", 2),
 ])
 def test_bad_input_is_one_clear_line_and_a_nonzero_exit(tmp_path: Path, args: list[str], says: str,
                                                         code: int) -> None:
@@ -90,6 +91,21 @@ def test_a_changed_schedule_or_match_is_detected(tmp_path: Path) -> None:
         conn.execute("UPDATE meta SET value = ? WHERE key = ?", (json.dumps(stored), META_KEY))
     out = " ".join(referee("tournament", "--verify", "--commitment", commitment, "--db", str(db), code=1).split())
     assert f"is not the published {commitment}" in out
+
+
+@pytest.mark.parametrize(("given", "says"), [
+    (["--format", "gauntlet", "--champion", "a"], "whose format is not the one given"),
+    (["--bots", "a,b"], "whose roster (--bots) is not the one given"),
+    (["--cycles", "2"], "whose cycles is not the one given"),
+])
+def test_a_committed_schedule_is_resumed_as_it_is_or_not_at_all(tmp_path: Path, given: list[str],
+                                                               says: str) -> None:
+    db = tmp_path / "t.sqlite"
+    played_tournament(db, "round-robin", ["a", "b", "c"])
+    out = " ".join(referee("tournament", "--game", "leduc", "--db", str(db), *given, code=1).split())
+    assert says in out and "start another with --db NEW" in out
+    again = referee("tournament", "--game", "leduc", "--db", str(db), "--format", "round-robin", "--bots", "a,b,c")
+    assert "played 0 matches in this run" in again and "tournament complete" in again
 
 
 def test_swiss_commits_each_round_before_it_is_played_and_pairs_no_rematch_early(tmp_path: Path) -> None:
@@ -129,8 +145,8 @@ def final_table(output: str) -> list[str]:
 def test_a_round_robin_killed_mid_run_resumes_exactly_once(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
     args = ["tournament", "--game", "leduc", "--workers", "1", "--move-time", "0.5", "--db", str(db)]
-    run = subprocess.Popen([sys.executable, "-m", "referee.cli.main", *args, "--format", "round-robin",
-                            "--bots", "random,heuristic,mcts-0.05", "--cycles", "2"],
+    schedule = ["--format", "round-robin", "--bots", "random,heuristic,mcts-0.05", "--cycles", "2"]
+    run = subprocess.Popen([sys.executable, "-m", "referee.cli.main", *args, *schedule],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + 120
     while stored_matches(db) < 3:
@@ -147,7 +163,7 @@ def test_a_round_robin_killed_mid_run_resumes_exactly_once(tmp_path: Path) -> No
         before = {m["match_id"] for m in store.matches("leduc")}
     assert 3 <= len(before) < 12
 
-    resumed = referee(*args)
+    resumed = referee(*args, *schedule)  # the same command again
     assert f"schedule committed: {commitment[1]}" in resumed and "tournament complete" in resumed
     with Store(db) as store:
         after = [m["match_id"] for m in store.matches("leduc")]

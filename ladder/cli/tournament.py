@@ -58,8 +58,9 @@ DB_NAME = "tournament.sqlite"
 @click.option("--champion", default=None, metavar="NAME", help="The gauntlet's champion, who meets every other bot.")
 @click.option("--players", "seats", type=click.IntRange(min=2), default=None,
               help="Seats at each table (default: the game's fewest).")
-@click.option("--cycles", type=click.IntRange(1, 100), default=1, show_default=True,
-              help="Round robin, gauntlet: how often the whole schedule is played (each time with new deals).")
+@click.option("--cycles", type=click.IntRange(1, 100), default=None,
+              help="Round robin, gauntlet: how often the whole schedule is played, each time with new deals "
+                   "(default 1).")
 @click.option("--rounds", type=click.IntRange(1, 100), default=None,
               help="Swiss: rounds (default ceil(log2 of the bots) at two seats).")
 @click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots in the store.")
@@ -77,11 +78,12 @@ DB_NAME = "tournament.sqlite"
               help=f"The tournament's own store (default: {DB_NAME} beside the ladder's database).")
 @click.option("--web", "web_port", type=click.IntRange(0, 65535), default=None,
               help="Serve the live page (the report, with the tournament's table) on this port of 127.0.0.1.")
-def tournament(fmt: str | None, bots: str | None, champion: str | None, seats: int | None, cycles: int,
+def tournament(fmt: str | None, bots: str | None, champion: str | None, seats: int | None, cycles: int | None,
                rounds: int | None, no_builtins: bool, move_time: float, check: bool, commitment: str | None,
                workers: int | None, scheduler: str | None, variants: tuple[str, ...], game: str,
                db_path: Path | None, web_port: int | None) -> None:
-    """Play a fixed-schedule tournament: round robin, gauntlet or Swiss."""
+    """Play a fixed-schedule tournament (round robin, gauntlet, Swiss), its schedule committed before the first
+    match; run it again to resume."""
     check_cluster_options(workers, scheduler)
     if commitment is not None and not check:
         raise click.UsageError("--commitment is what --verify checks against: add --verify")
@@ -98,11 +100,13 @@ def tournament(fmt: str | None, bots: str | None, champion: str | None, seats: i
         if found is None:
             found = _start(store, game, parse_variant(variants, game), fmt, bots, champion, seats, cycles, rounds,
                            builtins=not no_builtins)
-        elif fmt is not None and fmt != found.schedule["format"] or game != found.game:
-            raise click.ClickException(
-                f"{path} holds a {found.schedule['format']} tournament of {found.game} (commitment "
-                f"{found.commitment}): resume it with `referee tournament --game {found.game} --db {path}`, or "
-                "start another with --db NEW")
+        else:
+            differs = _differences(found, game, fmt, bots, champion, seats, cycles, rounds)
+            if differs:
+                raise click.ClickException(
+                    f"{path} holds a {found.schedule['format']} tournament of {found.game} (commitment "
+                    f"{found.commitment}) whose {differs[0]} is not the one given: resume it with `referee "
+                    f"tournament --game {found.game} --db {path}`, or start another with --db NEW")
         click.echo(_published(found))
         if finished(store, found):  # its table is shown without starting workers
             store.end_chain(found.chain_id)  # (a run killed after the last match had not ended it)
@@ -140,7 +144,7 @@ def _play(store: Store, found: Tournament, held: ExitStack, move_time: float, wo
 
 
 def _start(store: Store, game: str, variant: dict[str, str], fmt: str | None, names: str | None,
-           champion: str | None, seats: int | None, cycles: int, rounds: int | None, *,
+           champion: str | None, seats: int | None, cycles: int | None, rounds: int | None, *,
            builtins: bool) -> Tournament:
     """Commit a new tournament to the store, or say in one line why not."""
     if fmt is None:
@@ -149,6 +153,10 @@ def _start(store: Store, game: str, variant: dict[str, str], fmt: str | None, na
     if store.match_count() > 0:
         raise click.ClickException(f"{store.path} holds a ladder's matches: a tournament keeps a store of its own "
                                    f"(--db {DB_NAME})")
+    if fmt == "swiss" and cycles is not None:
+        raise click.UsageError("--cycles repeats a round robin or gauntlet; a Swiss tournament has --rounds")
+    if fmt != "swiss" and rounds is not None:
+        raise click.UsageError("--rounds is a Swiss tournament's; a round robin or gauntlet repeats with --cycles")
     rules = load_game(game)
     size = seats or rules.min_seats
     if not rules.min_seats <= size <= rules.max_seats:
@@ -159,9 +167,34 @@ def _start(store: Store, game: str, variant: dict[str, str], fmt: str | None, na
     roster = _roster(store, game, variant, names)
     champion_id = _find(store, game, variant, champion).bot_id if champion else None
     try:
-        return create(store, game, variant, fmt, roster, size, cycles=cycles, rounds=rounds, champion=champion_id)
+        return create(store, game, variant, fmt, roster, size, cycles=cycles or 1, rounds=rounds,
+                      champion=champion_id)
     except sched.ScheduleError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _differences(found: Tournament, game: str, fmt: str | None, names: str | None,
+                 champion: str | None, seats: int | None, cycles: int | None, rounds: int | None) -> list[str]:
+    """What the options given (the command run again, say) would change of
+    the committed schedule: nothing may change, so each is an error."""
+    s = found.schedule
+    labels = {b["id"]: b["label"] for b in s["bots"]}
+
+    def same_bot(text: str, label: str) -> bool:
+        return text == label if "@" in text else text == label.partition("@")[0]
+
+    given = [name.strip() for name in names.split(",") if name.strip()] if names is not None else None
+    checks = [
+        ("game", game != found.game),
+        ("format", fmt is not None and fmt != s["format"]),
+        ("roster (--bots)", given is not None and (
+            len(given) != len(s["bots"]) or not all(map(same_bot, given, (b["label"] for b in s["bots"]))))),
+        ("champion", champion is not None and (s["champion"] is None or not same_bot(champion, labels[s["champion"]]))),
+        ("table size (--players)", seats is not None and seats != s["seats"]),
+        ("cycles", cycles is not None and cycles != s.get("cycles", 1)),
+        ("rounds", rounds is not None and rounds != s["rounds"]),
+    ]
+    return [what for what, changed in checks if changed]
 
 
 def _roster(store: Store, game: str, variant: dict[str, str], names: str | None) -> list[BotRow]:
