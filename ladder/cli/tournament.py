@@ -122,9 +122,9 @@ def tournament(fmt: str | None, bots: str | None, champion: str | None, seats: i
             console.print(f"stopped by Ctrl-C: finished matches are kept; {status.discarded} running ones will be "
                           "played when you run the same command again", markup=False, highlight=False)
             raise SystemExit(EXIT_INTERRUPTED)
-        console.print(f"tournament complete; its deals may now be revealed (`referee ladder-audit --db {path}`), "
-                      f"its schedule checked (`referee tournament --verify --commitment {found.commitment} "
-                      f"--db {path}`)", markup=False, highlight=False)
+        console.print(f"tournament complete; its deals may now be revealed (`referee ladder-audit --game "
+                      f"{found.game} --db {path}`), its schedule checked (`referee tournament --verify "
+                      f"--commitment {found.commitment} --db {path}`)", markup=False, highlight=False)
 
 
 def _play(store: Store, found: Tournament, held: ExitStack, move_time: float, workers: int | None,
