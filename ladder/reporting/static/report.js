@@ -135,6 +135,7 @@
     document.body.dataset.matches = String(data.table.matches);
     standings(data.table.standings);
     matches(data.recent);
+    window.ReportRankings.render(data);
     window.ReportCharts.draw(data.charts);
   }
 
