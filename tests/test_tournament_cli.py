@@ -93,6 +93,18 @@ def test_a_changed_schedule_or_match_is_detected(tmp_path: Path) -> None:
     assert f"is not the published {commitment}" in out
 
 
+def test_a_ladder_is_refused_on_a_tournament_s_store(tmp_path: Path) -> None:
+    """A ladder's matches on a tournament's store would count in its table."""
+    db = tmp_path / "t.sqlite"
+    played_tournament(db, "round-robin", ["a", "b", "c"])
+    with Store(db) as store:
+        before = store.match_count()
+    out = " ".join(referee("ladder", "--game", "leduc", "--players", "2", "--db", str(db), code=1).split())
+    assert "holds a tournament" in out and "a store of its own (--db)" in out
+    with Store(db) as store:
+        assert store.match_count() == before
+
+
 @pytest.mark.parametrize(("given", "says"), [
     (["--format", "gauntlet", "--champion", "a"], "whose format is not the one given"),
     (["--bots", "a,b"], "whose roster (--bots) is not the one given"),

@@ -42,6 +42,7 @@ from ladder.scheduling.scheduler import recompute as do_recompute
 from ladder.service.live import LiveServer
 from ladder.store.database import Store, StoreError
 from ladder.store.rule_set_names import heading, plays, rule_set_of
+from ladder.tournament.commitment import load as load_tournament
 from referee.cli.variants import variant_option
 from referee.durations import Duration, format_duration
 from referee.sandbox import capabilities
@@ -109,6 +110,9 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
             held.enter_context(store.run_lock())
         except StoreError as exc:
             raise click.ClickException(str(exc)) from None
+        if load_tournament(store) is not None:  # its table counts every match of the store
+            raise click.ClickException(f"{store.path} holds a tournament: a ladder's matches would count in its "
+                                       "table; run the ladder on a store of its own (--db)")
         if recompute:
             equal, skills = do_recompute(store, game, rule_set)
             if equal:
