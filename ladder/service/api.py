@@ -65,7 +65,6 @@ from ladder.service.audit import AuditLog
 from ladder.service.bearer import BEARER
 from ladder.store.database import Store, StoreError, version_log_path
 from referee.games import game_names, load_game
-from referee.games.rule_sets import rule_set
 from referee.sandbox.logpipe import rotated_path
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
@@ -264,7 +263,7 @@ class LadderCalls:
         if not variant:
             return self.settings.rule_set if game == self.settings.game else ""
         try:
-            return rule_set(load_game(game), dict(variant))
+            return str(load_game(game).make_rule_set(dict(variant)))
         except ValueError as exc:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"variant: {exc}") from None
 

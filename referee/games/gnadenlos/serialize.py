@@ -13,7 +13,7 @@ die rolls and reshuffles. A state no match can reach is refused
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from referee.games.base import ChanceStream, derive_seed
@@ -194,17 +194,17 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     return state
 
 
-def _read_variant(obj: Any) -> dict[str, str]:
+def _read_variant(obj: Any) -> Mapping[str, str]:
     """The options the engine implements (variants.py), checked as the game
-    checks a match's variant; anything else is refused, not ignored."""
+    checks a match's rule set; anything else is refused, not ignored."""
     if not isinstance(obj, dict):
         raise ScenarioError("variant", f"{obj!r}: an object of options", VARIANT_RULES)
     for key in obj:
         try:
-            GnadenlosState.game.check_variant({key: obj[key], **{k: v for k, v in obj.items() if k == "auction"}})
+            GnadenlosState.game.make_rule_set({key: obj[key], **{k: v for k, v in obj.items() if k == "auction"}})
         except ValueError as exc:
             raise ScenarioError(f"variant.{key}", str(exc), VARIANT_RULE.get(key, VARIANT_RULES)) from None
-    return GnadenlosState.game.check_variant(obj)
+    return GnadenlosState.game.make_rule_set(obj).options
 
 
 def _read_chance(obj: Any) -> dict[str, list[Any]]:
