@@ -76,7 +76,7 @@ class Remote:
             self._channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(roots), options=options)
         else:
             self._channel = grpc.insecure_channel(address, options=options)
-        self._stub = ladder_pb2_grpc.LadderStub(self._channel)
+        self._stub = ladder_pb2_grpc.LadderStub(self._channel)  # type: ignore[no-untyped-call]  # generated, untyped
 
     def close(self) -> None:
         self._channel.close()
