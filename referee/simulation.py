@@ -150,8 +150,9 @@ def play_random_match(
     policy: Policy = random_policy, seating: Sequence[str] = (), summariser: Summariser | None = None,
 ) -> MatchSummary:
     """Play one match of `game` (under the rule set it is configured with)
-    through the match loop (referee/match.py), untimed and unrecorded: uniformly random legal decisions, or `policy`'s for every
-    seat, or the named `seating` policies (one per seat, SEAT_POLICIES).
+    through the match loop (referee/match.py), untimed and unrecorded:
+    uniformly random legal decisions, or `policy`'s for every seat, or the
+    named `seating` policies (one per seat, SEAT_POLICIES).
 
     Seats that decide from the state alone are trusted seats: when all are,
     the loop applies their actions with `apply_unchecked` (a policy must
