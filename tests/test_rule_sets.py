@@ -13,7 +13,7 @@ import pytest
 from ladder.store.skill import Skill
 from ladder.store.tasks import PlayedMatch
 from ladder_support import add_bots, open_store
-from referee.games import RuleSet, load_game
+from referee.games import load_game
 
 # (game, options given, the store's key text, the full options a record's header carries), as
 # the code before rule sets were values wrote them (rule_sets.rule_set and Game.check_variant at
@@ -107,3 +107,4 @@ def test_the_store_keys_a_match_by_the_same_text_as_before(tmp_path: Path) -> No
             if game == "gnadenlos":
                 expected[text] = expected.get(text, 0) + 1
         assert store.rule_sets("gnadenlos") == dict(sorted(expected.items()))
+
