@@ -120,9 +120,12 @@ def parse_players(text: str, game: str) -> tuple[int, ...]:
 
 
 def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
-    """--variant NAME=VALUE options as the game's variant (only the ones
-    given), as every command reads them (referee/cli/variants.py)."""
-    return dict(read_variant(load_game(game), items).changed)
+    """--variant NAME=VALUE options as the game's variant, checked as every
+    command reads them (referee/cli/variants.py): only the ones given, since
+    an option given at its default still asks for a rule set (the base
+    rules) where none given means the service's own."""
+    rule_set = read_variant(load_game(game), items)
+    return {key: rule_set.options[key] for key in parse_options(",".join(items))}
 
 
 def variant_tags(items: tuple[str, ...], games: tuple[str, ...]) -> tuple[str, ...]:
