@@ -56,14 +56,14 @@ class Replayer:
 
     def __init__(self, header: Entry) -> None:
         self.header = header
-        self.game: Game = load_game(header["game"])
-        if header["rules_version"] != self.game.rules_version:
+        rules = load_game(header["game"])
+        if header["rules_version"] != rules.rules_version:
             raise ReplayMismatch(
                 f"the record was played under rules {header['rules_version']!r}; "
-                f"this engine implements {self.game.rules_version!r}")
+                f"this engine implements {rules.rules_version!r}")
+        self.game: Game = load_game(header["game"], header["variant"])
         self.num_seats = len(header["seats"])
-        self.state, self.setup_events = self.game.new_state_with_events(
-            self.num_seats, header["seed"], header["variant"])
+        self.state, self.setup_events = self.game.new_state_with_events(self.num_seats, header["seed"])
         self.decisions = 0
 
     def setup_step(self) -> Step:

@@ -30,7 +30,7 @@ from ladder.store.database import SeatRow, Store
 from ladder.store.rule_set_names import plays
 from ladder.store.skill import Skill
 from ladder.store.strikes import STRIKE_REASONS
-from referee.games.rule_sets import rule_set_variant
+from referee.games.rule_sets import parse_options
 
 RATING_MODEL_KEY = "rating_model"
 """The `meta` key naming the TrueSkill parameters the stored ratings were
@@ -87,7 +87,7 @@ def standings(store: Store, game: str, *, include_retired: bool = False, rule_se
     `include_retired`, every older version that has one)."""
     ratings = current_ratings(store, game, rule_set)
     seats = store.seat_rows(game, rule_set)
-    variant = rule_set_variant(rule_set)
+    variant = parse_options(rule_set)
     bots = [
         b for b in store.bots()
         if (b.active and game in b.games and (b.bot_id in ratings or plays(game, variant, b.variants)))
@@ -221,7 +221,7 @@ def to_json(
     out: dict[str, Any] = {
         "game": game,
         "rule_set": rule_set,
-        "variant": rule_set_variant(rule_set),
+        "variant": parse_options(rule_set),
         "rule_sets": store.rule_sets(game),
         "matches": store.match_count(game, rule_set),
         "rating_model": MODEL,

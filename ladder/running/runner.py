@@ -39,6 +39,7 @@ from ladder.running.botfiles import BotFiles
 from ladder.store.database import version_log_path
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from referee.builtins import resolve_bot_command
+from referee.games import load_game
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
 from referee.protocol.client import BotFault
@@ -97,7 +98,7 @@ class RealRunner:
         record_path = self._records / f"{task.match_id}.jsonl"
         try:
             result = run_match(
-                task.game, bots, seed=task.seed, variant=task.variant, time_control=self.time_control,
+                load_game(task.game, task.variant), bots, seed=task.seed, time_control=self.time_control,
                 record_path=record_path, match_id=task.match_id,
                 reveal_seed=False,  # the set's other rotations share the seed: the ladder reveals it after the set
             )

@@ -616,7 +616,7 @@ class Store:
         rows = self._rows("SELECT record_path FROM matches WHERE match_id = ?", (match_id,))
         if not rows or rows[0]["record_path"] is None:
             return None
-        return self.root / rows[0]["record_path"]
+        return self.root / str(rows[0]["record_path"])
 
     def set_unfinished(self, match_id: str) -> bool:
         """Whether a seat rotation of the stored match's duplicate set is

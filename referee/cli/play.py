@@ -44,7 +44,7 @@ from rich.text import Text
 from referee.builtins import BUILTIN_BOTS, BotCommand, BotCommandError, is_builtin, resolve_bot
 from referee.cli.people import PERSON_SPECS, People, check_people, is_person
 from referee.durations import DURATION, DURATION_OR_ZERO, format_duration
-from referee.games import load_game
+from referee.games import Game, load_game
 from referee.cli.variants import HELP, read_variant, variant_option
 from referee.log_tail import last_lines
 from referee.protocol.faults import BotFault
@@ -253,7 +253,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, p
         rules.check_seats(len(bots))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    variant = read_variant(rules, variants)
+    rules = rules.configure(read_variant(rules, variants))
     try:
         check_people(bots)
         seats = [None if is_person(spec) else resolve_seat(spec, rules.name, db_path) for spec in bots]
@@ -272,7 +272,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, p
     logs = log_dir or Path(tempfile.mkdtemp(prefix="referee-play-"))
     status = EXIT_REFEREE_ERROR
     try:
-        status = _play(rules.name, list(bots), seats, seed, variant, time_control, person_clock, record_path, logs,
+        status = _play(rules, list(bots), seats, seed, time_control, person_clock, record_path, logs,
                        startup_timeout, console, as_json, strict, play_on, Pace(delay, step), not no_open)
     except KeyboardInterrupt:
         status = EXIT_INTERRUPTED
@@ -287,7 +287,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, p
     sys.exit(status)
 
 
-def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int, variant: dict[str, str],
+def _play(game: Game, specs: list[str], seats: list[BotCommand | None], seed: int,
           time_control: TimeControl, person_clock: TimeControl, record_path: Path | None, logs: Path,
           startup_timeout: float, console: Console,
           as_json: bool, strict: bool, play_on: bool, pace: Pace, open_browser: bool) -> int:
@@ -295,7 +295,7 @@ def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int
     person), play the match (unless a bot did not start and `play_on` is
     not given), close the bots, show what failed; the exit status."""
     labels = [spec.strip() if seat is None else seat.label for spec, seat in zip(specs, seats)]
-    with People(game, specs, lambda line: click.echo(line, err=True), person_clock) as people:
+    with People(game.name, specs, lambda line: click.echo(line, err=True), person_clock) as people:
         processes = _start_bots(seats, startup_timeout, logs)
         try:
             not_started = [seat for seat, process in processes.items() if process.fault is not None]
@@ -306,7 +306,7 @@ def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int
             people.open_pages(open_browser, wait=person_clock.move_time)
             view = None if as_json or people.terminal else LiveView(console, pace)
             try:
-                result = run_match(game, players, seed=seed, variant=variant, time_control=time_control,
+                result = run_match(game, players, seed=seed, time_control=time_control,
                                    record_path=record_path, on_event=_both(view, people.record))
             except UndeclaredVariant as exc:  # refused before the match started
                 raise click.UsageError(str(exc)) from None

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
+from referee.games.rule_sets import RuleSet
+
 if TYPE_CHECKING:
     from referee.games.base import Game, Observation
     from referee.games.strategy import Strategy
@@ -73,7 +75,7 @@ class GamePlugin:
     variants: str | None = "variants:VARIANT_OPTIONS"
     """The game's variant options (its `Game.variant_options`: each option
     and its values, the default first), in a module that does not load the
-    engine: a bot declares the variants it plays in its handshake, at
+    engine: a bot declares the variant tags it plays in its handshake, at
     start-up, where every module imported is time before its first
     decision. None: the game has no options."""
 
@@ -140,10 +142,21 @@ def game_names() -> list[str]:
     return sorted(plugins())
 
 
-def load_game(name: str) -> Game:
-    """The rules of the game called `name`. Raises ValueError if none is installed."""
+def load_game(name: str, rule_set: RuleSet | Mapping[str, str] | str | None = None) -> Game:
+    """The game called `name`, configured with `rule_set` (as OpenSpiel's
+    `load_game(name, params)`): a rule set of that game, its options as a
+    mapping (only those given), or their text form ("auction=single", the
+    command line's "setup=advanced,gunfight_opt_out"); None or empty: the
+    base rules. Raises ValueError if no such game is installed, or it has
+    no such rule set (the message lists what it has)."""
     game: Game = plugin(name).load("engine")
-    return game
+    if not rule_set:
+        return game
+    if isinstance(rule_set, str):
+        return game.configure(game.parse_rule_set(rule_set))
+    if isinstance(rule_set, RuleSet):
+        return game.configure(rule_set)
+    return game.configure(game.make_rule_set(rule_set))
 
 
 def game_of(observation: Observation) -> str:
