@@ -108,6 +108,11 @@ class PairEvidence:
     ruled_up: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
     ruled_down: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
     scores: list[float] = field(default_factory=list)
+    spread: float = 1.0
+    """The width of the scores' own range over [0, 1]'s: a score z of a range
+    SPREAD wide around 1/2 (ladder.rating.control_variate's corrected score,
+    in [-1, 2]) is added as 1/2 + (z - 1/2) / spread, and `judge` reads the
+    margin and the interval in z's units."""
 
     @property
     def log_term(self) -> float:
@@ -163,7 +168,11 @@ class PairEvidence:
         x, bet for bet, so the grids are mirrored."""
         return PairEvidence(self.alpha, self.n, self.n - self.total, self.squares, self.down[::-1].copy(),
                             self.up[::-1].copy(), self.ruled_down[::-1].copy(), self.ruled_up[::-1].copy(),
-                            [1 - x for x in self.scores])
+                            [1 - x for x in self.scores], self.spread)
+
+    def unscaled(self, value: float) -> float:
+        """A mean or an end of the interval in the score's own units."""
+        return 0.5 + (value - 0.5) * self.spread
 
 
 @dataclass(frozen=True)
@@ -182,18 +191,26 @@ class Verdict:
     (None when settled; MAX_PROJECTED_SETS + 1 for "more than that")."""
 
 
-def judge(evidence: PairEvidence, margin: float) -> Verdict:
-    """The verdict on a pair from the upper bot's evidence."""
+def kind_of(evidence: PairEvidence, margin: float) -> str:
+    """The kind of verdict on a pair from the upper bot's evidence (`margin`
+    in the score's own units): ORDERED, REVERSED, INDISTINGUISHABLE or OPEN."""
+    margin /= evidence.spread
     if evidence.low >= 0.5:
-        kind = ORDERED
-    elif evidence.high <= 0.5:
-        kind = REVERSED
-    elif evidence.low >= 0.5 - margin - ROUNDING and evidence.high <= 0.5 + margin + ROUNDING:
-        kind = INDISTINGUISHABLE
-    else:
-        kind = OPEN
-    more = sets_to_settle(evidence, margin) if kind in (OPEN, REVERSED) else None
-    return Verdict(kind, evidence.n, evidence.mean, evidence.low, evidence.high, more)
+        return ORDERED
+    if evidence.high <= 0.5:
+        return REVERSED
+    if evidence.low >= 0.5 - margin - ROUNDING and evidence.high <= 0.5 + margin + ROUNDING:
+        return INDISTINGUISHABLE
+    return OPEN
+
+
+def judge(evidence: PairEvidence, margin: float) -> Verdict:
+    """The verdict on a pair from the upper bot's evidence (`margin` in the
+    score's own units), with the interval mapped back to them."""
+    kind = kind_of(evidence, margin)
+    more = sets_to_settle(evidence, margin / evidence.spread) if kind in (OPEN, REVERSED) else None
+    return Verdict(kind, evidence.n, evidence.unscaled(evidence.mean), max(0.0, evidence.unscaled(evidence.low)),
+                   min(1.0, evidence.unscaled(evidence.high)), more)
 
 
 def _sets_to_rule_out(evidence: PairEvidence, j: int, side: int) -> float:

@@ -39,9 +39,10 @@ import random
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
+from ladder.rating.control_variate import corrected_pair_evidence
 from ladder.rating.evidence import PairEvidence, pair_key
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import Sprt
@@ -80,6 +81,12 @@ class LadderConfig:
     versus: tuple[int, int] | None = None
     """(NEW, OLD) bot ids: seat both at every table until `sprt` decides."""
     sprt: Sprt = field(default_factory=Sprt)
+    control_variate: bool = True
+    """Whether the stopping rule and the SPRT judge the pairs' scores
+    corrected by the reference on each deal (ladder.rating.control_variate)
+    when the run plays single matches (`duplicate` off): there it cuts the
+    matches to settle a roster most; on whole duplicate sets it adds spread
+    (docs/ladder.md, "Less luck per match")."""
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
@@ -129,20 +136,31 @@ class Versus:
     old: int
     sprt: Sprt
     scores: tuple[float, ...]
-    """NEW's score against OLD in each shared finished set, in order."""
+    """NEW's score against OLD in each shared finished set, in order, as
+    the evidence holds it (corrected scores scaled by `spread`)."""
+    spread: float = 1.0
+    """PairEvidence.spread of the scores: `sprt`'s margin is in the score's
+    own units, the test's in the scaled ones."""
+
+    @property
+    def test(self) -> Sprt:
+        """The SPRT on the scores as held: the margin scaled as they are."""
+        return replace(self.sprt, margin=self.sprt.margin / self.spread)
 
     @property
     def llr(self) -> float:
-        return self.sprt.llr(self.scores)
+        return self.test.llr(self.scores)
 
     @property
     def verdict(self) -> str | None:
         """H1 (NEW is better), H0 (it is not) or None (undecided)."""
-        return self.sprt.decide(self.llr) if self.scores else None
+        return self.test.decide(self.llr) if self.scores else None
 
     @property
     def mean(self) -> float:
-        return sum(self.scores) / len(self.scores) if self.scores else 0.5
+        """NEW's mean score against OLD (corrected, in its own units)."""
+        held = sum(self.scores) / len(self.scores) if self.scores else 0.5
+        return 0.5 + (held - 0.5) * self.spread
 
 
 @dataclass
@@ -247,6 +265,9 @@ class Ladder:
         return ranking(self.skills, [b.bot_id for b in roster], initial_skill(self.env))
 
     def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
+        if self.config.control_variate and not self.config.duplicate:
+            return corrected_pair_evidence(self.store, self.config.game, self.config.confidence,
+                                           rule_set=self.config.rule_set)
         return pair_evidence(self.store, self.config.game, self.config.confidence, rule_set=self.config.rule_set)
 
     def refresh(self) -> None:
@@ -261,7 +282,7 @@ class Ladder:
             new, old = self.config.versus
             found = evidence.get(pair_key(new, old), PairEvidence(1 - self.config.confidence))
             scores = tuple(found.scores if new < old else [1 - x for x in found.scores])
-            self.status.versus = Versus(new, old, self.config.sprt, scores)
+            self.status.versus = Versus(new, old, self.config.sprt, scores, found.spread)
             self.status.stable = self.status.versus.verdict is not None
             return
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
