@@ -18,9 +18,12 @@ estimators are judged on the very same matches, side by side:
   `--replicates` such runs, with a 95 % interval, before and after, and the
   ratio after/before.
 
-Leduc heads-up is measured too although the correction is 0 there on every
-deal (two seats, both rotations: see the module): it shows what feeding
-corrected scores there would cost, which is why the ladder leaves them out.
+Each is measured on whole duplicate sets and on their first rotation alone
+(a single match, as `--no-duplicate` plays): the correction is 0 on every
+heads-up duplicate set (see the module), and a self-play reference follows
+the bots' places at single heads-up hands far better than at tables of
+three seats or more. ladder.rating.control_variate.helps follows these
+figures (docs/ladder.md, "Less luck per match").
 
 `--sets` scales the sets played per game; `--no-record` prints without
 writing docs/benchmarks.md.

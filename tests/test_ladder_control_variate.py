@@ -167,33 +167,38 @@ def run(store: Store, runner: FakeRunner, **config: object) -> Ladder:
     return ladder
 
 
-def test_a_ladder_of_single_matches_stops_on_corrected_scores_and_one_of_duplicate_sets_on_raw_ones(
-        tmp_path: Path) -> None:
-    for duplicate in (False, True):
-        with Store(tmp_path / str(duplicate) / "ladder.sqlite") as store:
-            ids = add_bots(store, ["a", "b", "c"])
-            runner = FakeRunner(strength=dict(zip(ids, [0.0, 0.6, 1.2])), luck=1.0)
-            ladder = run(store, runner, matches=9, until_stable=True, sizes=(3,), duplicate=duplicate, seed=7)
-            corrected = corrected_pair_evidence(store, "gnadenlos", DEFAULT_CONFIDENCE)
-            raw = pair_evidence(store, "gnadenlos", DEFAULT_CONFIDENCE)
-            expected = raw if duplicate else corrected
-            assert ladder.status.pairs, "the run judged its pairs"
-            for pair in ladder.status.pairs:
-                assert pair.verdict == verdict_for(expected, pair.upper, pair.lower, DEFAULT_MARGIN,
-                                                   1 - DEFAULT_CONFIDENCE)
-            assert {e.spread for e in corrected.values()} == {SPREAD}
+@pytest.mark.parametrize(("game", "size", "duplicate", "corrects"), [
+    ("leduc", 2, False, True), ("leduc", 2, True, False), ("gnadenlos", 3, False, False)])
+def test_a_ladder_stops_on_corrected_scores_only_where_they_were_measured_to_help(
+        tmp_path: Path, game: str, size: int, duplicate: bool, corrects: bool) -> None:
+    """Single heads-up hands: corrected; duplicate sets, or single matches
+    of three seats: raw (docs/ladder.md, "Less luck per match")."""
+    with open_store(tmp_path) as store:
+        ids = add_bots(store, ["a", "b", "c"], game=game)
+        runner = FakeRunner(strength=dict(zip(ids, [0.0, 0.6, 1.2])), luck=1.0)
+        ladder = run(store, runner, game=game, matches=12, until_stable=True, sizes=(size,),
+                     duplicate=duplicate, seed=7)
+        corrected = corrected_pair_evidence(store, game, DEFAULT_CONFIDENCE)
+        raw = pair_evidence(store, game, DEFAULT_CONFIDENCE)
+        expected = corrected if corrects else raw
+        assert ladder.status.pairs, "the run judged its pairs"
+        for pair in ladder.status.pairs:
+            assert pair.verdict == verdict_for(expected, pair.upper, pair.lower, DEFAULT_MARGIN,
+                                               1 - DEFAULT_CONFIDENCE)
+        assert {e.spread for e in corrected.values()} == {SPREAD}
+        if not duplicate:  # a heads-up duplicate set's correction is 0 (above)
             assert [e.scores for e in corrected.values()] != [e.scores for e in raw.values()]
 
 
-def test_versus_on_single_matches_tests_the_corrected_scores_with_its_margin_in_their_units(tmp_path: Path) -> None:
+def test_versus_on_single_hands_tests_the_corrected_scores_with_its_margin_in_their_units(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
-        ids = add_bots(store, ["new", "old", "x"])
-        runner = FakeRunner(strength=dict(zip(ids, [3.0, 0.0, 1.5])), luck=1.0)
-        ladder = run(store, runner, matches=8, versus=(ids[0], ids[1]), sprt=Sprt(margin=0.1), sizes=(3,),
-                     duplicate=False, seed=8)
+        ids = add_bots(store, ["new", "old"], game="leduc")
+        runner = FakeRunner(strength=dict(zip(ids, [3.0, 0.0])), luck=1.0)
+        ladder = run(store, runner, game="leduc", matches=8, versus=(ids[0], ids[1]), sprt=Sprt(margin=0.1),
+                     sizes=(2,), duplicate=False, seed=8)
         versus = ladder.status.versus
         assert versus is not None and versus.spread == SPREAD and len(versus.scores) == 8
         assert versus.test.margin == pytest.approx(0.1 / SPREAD) and versus.sprt.margin == 0.1
-        held = corrected_pair_evidence(store, "gnadenlos", DEFAULT_CONFIDENCE)[pair_key(ids[0], ids[1])]
+        held = corrected_pair_evidence(store, "leduc", DEFAULT_CONFIDENCE)[pair_key(ids[0], ids[1])]
         assert versus.scores == tuple(held.scores)  # new has the smaller id: its own side
         assert versus.mean == pytest.approx(held.unscaled(held.mean))

@@ -135,6 +135,16 @@ def correction(deal: Deal, seats: Sequence[tuple[int, int]], places: Places = re
     return actual - sum(shadows) / len(shadows)
 
 
+def helps(duplicate: bool, sizes: Sequence[int]) -> bool:
+    """Whether the correction was measured to settle pairs in fewer matches
+    for a run of these tables (docs/ladder.md, "Less luck per match"): single
+    matches at two seats (Leduc's hands, where the reference knows whose cards
+    are better). On whole duplicate sets it is 0 at two seats and barely
+    follows the bots at more, and at single matches of 3 seats or more it
+    barely follows them either: there its wider range only costs."""
+    return not duplicate and max(sizes) == 2
+
+
 def scaled(z: float) -> float:
     """A corrected score in [-1, 2] as the evidence takes it, in [0, 1]."""
     return 0.5 + (z - 0.5) / SPREAD

@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
-from ladder.rating.control_variate import corrected_pair_evidence
+from ladder.rating.control_variate import corrected_pair_evidence, helps
 from ladder.rating.evidence import PairEvidence, pair_key
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import Sprt
@@ -84,9 +84,9 @@ class LadderConfig:
     control_variate: bool = True
     """Whether the stopping rule and the SPRT judge the pairs' scores
     corrected by the reference on each deal (ladder.rating.control_variate)
-    when the run plays single matches (`duplicate` off): there it cuts the
-    matches to settle a roster most; on whole duplicate sets it adds spread
-    (docs/ladder.md, "Less luck per match")."""
+    where that was measured to need fewer matches (`helps`: single matches
+    at two seats); elsewhere the raw scores need fewer (docs/ladder.md,
+    "Less luck per match")."""
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
@@ -265,7 +265,7 @@ class Ladder:
         return ranking(self.skills, [b.bot_id for b in roster], initial_skill(self.env))
 
     def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
-        if self.config.control_variate and not self.config.duplicate:
+        if self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
             return corrected_pair_evidence(self.store, self.config.game, self.config.confidence,
                                            rule_set=self.config.rule_set)
         return pair_evidence(self.store, self.config.game, self.config.confidence, rule_set=self.config.rule_set)
