@@ -247,8 +247,10 @@ def main() -> None:
 The ladder's pairwise score x (a's result against b over a duplicate set)
 against the corrected z = x - (y - y'), y the heuristic's self-play on the
 set's deal from the pair's seats, y' its mean over {SHADOW_DEALS} shadow deals
-(ladder/rating/control_variate.py). Means with 95 % intervals; sd is one
-set's spread; corr is x's correlation with the correction y - y'.
+(ladder/rating/control_variate.py). "sets as": the whole duplicate set, or
+its first rotation alone (a single match, as `--no-duplicate` plays). Means
+with 95 % intervals; sd is one set's spread; corr is x's correlation with
+the correction y - y'.
 
 | game | pair | sets as | sets | mean x | mean z | sd x | sd z | corr |
 |---|---|---|---|---|---|---|---|---|
@@ -258,7 +260,8 @@ Matches to settle (ordered either way, or indistinguishable within
 ±{DEFAULT_MARGIN}, each verdict wrong at most {1 - DEFAULT_CONFIDENCE:.0%} of
 the time): the sets above drawn again with replacement, the same draws for
 both, until every pair (or the one pair) is settled; a run stops at
-{MAX_SETS} sets. Matches = sets × seats.
+{MAX_SETS} sets. Matches = sets × seats for duplicate sets, = sets for
+single matches; "every pair / today" compares with duplicate sets judged raw.
 
 {chr(10).join(settle_rows)}
 """
