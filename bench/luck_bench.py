@@ -47,7 +47,7 @@ from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
 from bots.random import RandomBot
 from bots.sdk import Bot
-from ladder.rating.control_variate import SHADOW_DEALS, SPREAD, Deal, correction, pair_results, scaled
+from ladder.rating.control_variate import LEAST, MOST, SHADOW_DEALS, Deal, correction, pair_results
 from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, REVERSED, PairEvidence, kind_of
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
 from referee.match import play_bots
@@ -151,8 +151,9 @@ def sets_to_settle(sets: Sequence[SetScores], arm: Arm, order: Sequence[int], al
             if pair in settled:
                 continue
             x, c = both[arm.duplicate]
-            found = evidence.setdefault(pair, PairEvidence(alpha, spread=SPREAD if arm.corrected else 1.0))
-            found.add(scaled(x - c) if arm.corrected else x)
+            found = evidence.setdefault(pair, PairEvidence(alpha, least=LEAST, most=MOST) if arm.corrected
+                                        else PairEvidence(alpha))
+            found.add(x - c if arm.corrected else x)
             if kind_of(found, margin) in SETTLED_EITHER_WAY:
                 settled[pair] = n
         if len(settled) == len(pairs):

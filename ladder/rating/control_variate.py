@@ -28,12 +28,11 @@ zero whatever the bots do, and the verdicts keep their error rates. Its
 variance is Var(x) - 2 Cov(x, y) + Var(y) (1 + 1 / SHADOW_DEALS): lower when
 the bots' results follow the reference's on the deal.
 
-z lies in [-1, 2], three times the width of x, centred on 1/2 like x. The
-evidence (the betting confidence sequence) and the SPRT need a score in
-[0, 1], so z is fed to them as 1/2 + (z - 1/2) / SPREAD, with the margin
-divided by SPREAD and the verdict's mean and interval mapped back
-(PairEvidence.spread). The wider range costs the betting some growth, which
-docs/ladder.md's measurement counts.
+z lies in [-1, 2] while its mean mu stays in [0, 1]: the evidence (the
+betting confidence sequence) and the SPRT take it with that range
+(PairEvidence.least and most), which caps the bets lower than [0, 1] does.
+The wider range costs the betting some growth, which docs/ladder.md's
+measurement counts.
 
 With a full cyclic rotation and two seats (Leduc heads-up) y + (1 - y) over
 the two rotations is 1/2 on every deal, so the correction is exactly 0
@@ -65,8 +64,8 @@ SHADOW_DEALS = 16
 variance carries Var(y) / SHADOW_DEALS extra (6 %), and a set costs
 1 + SHADOW_DEALS reference matches (Gnadenlos! about 0.4 s, Saboteur 1-2 s)."""
 
-SPREAD = 3.0
-"""z = x - (y - y') lies in [-1, 2]: 3 times the width of [0, 1], centred on 1/2."""
+LEAST, MOST = -1.0, 2.0
+"""The range of z = x - (y - y'): x and y in [0, 1], y' their mean over deals."""
 
 SEED_BITS = 62
 """Shadow seeds are as wide as a ladder deal's (ladder.deals.seedchain)."""
@@ -145,16 +144,11 @@ def helps(duplicate: bool, sizes: Sequence[int]) -> bool:
     return not duplicate and max(sizes) == 2
 
 
-def scaled(z: float) -> float:
-    """A corrected score in [-1, 2] as the evidence takes it, in [0, 1]."""
-    return 0.5 + (z - 0.5) / SPREAD
-
-
 def collect_corrected(sets: Sequence[tuple[Deal, Sequence[Match]]], alpha: float,
                       places: Places = reference_places) -> dict[tuple[int, int], PairEvidence]:
     """ladder.rating.evidence.collect with every set's score corrected by the
     reference on its deal: evidence for every pair that shared a set, keyed
-    (smaller id, larger id), seen from the smaller id, in units of SPREAD."""
+    (smaller id, larger id), seen from the smaller id."""
     evidence: dict[tuple[int, int], PairEvidence] = {}
     for deal, matches in sets:
         bots = sorted({b for ids, _ in matches for b in ids})
@@ -165,7 +159,7 @@ def collect_corrected(sets: Sequence[tuple[Deal, Sequence[Match]]], alpha: float
                     continue
                 x = sum(r for _, _, r in results) / len(results)
                 z = x - correction(deal, [(s, t) for s, t, _ in results], places)
-                evidence.setdefault((a, b), PairEvidence(alpha, spread=SPREAD)).add(scaled(z))
+                evidence.setdefault((a, b), PairEvidence(alpha, least=LEAST, most=MOST)).add(z)
     return evidence
 
 

@@ -30,6 +30,10 @@ rosters in 38-57% fewer matches at the same guarantee (docs/ladder.md,
 provides it (confseq is a source-only C++ build last released in 2023;
 `expectation` needs Python 3.12).
 
+A corrected score (ladder.rating.control_variate) lies in a wider range
+with the same mean: the gamblers take the range (`least`, `most`) and cap
+their bets by it, so that no score of it ruins them.
+
 A pair is **ordered** when every candidate up to 1/2 is ruled out from
 below (the interval lies above 1/2), and **indistinguishable** when the
 interval lies inside [1/2 - margin, 1/2 + margin]; each verdict is wrong
@@ -108,11 +112,12 @@ class PairEvidence:
     ruled_up: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
     ruled_down: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
     scores: list[float] = field(default_factory=list)
-    spread: float = 1.0
-    """The width of the scores' own range over [0, 1]'s: a score z of a range
-    SPREAD wide around 1/2 (ladder.rating.control_variate's corrected score,
-    in [-1, 2]) is added as 1/2 + (z - 1/2) / spread, and `judge` reads the
-    margin and the interval in z's units."""
+    least: float = 0.0
+    most: float = 1.0
+    """The range of a score: [0, 1] for the places, wider for a corrected
+    score (ladder.rating.control_variate's lies in [-1, 2]) whose mean is
+    still in [0, 1]. The candidates stay in [0, 1]; the bets are capped so
+    that no score of the range ruins a gambler."""
 
     @property
     def log_term(self) -> float:
@@ -124,8 +129,8 @@ class PairEvidence:
         gap = self.mean_before - _MEANS
         bet = gap / (self.sd**2 + gap**2)
         with np.errstate(divide="ignore"):
-            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / _MEANS)
-            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (1 - _MEANS))
+            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / (_MEANS - self.least))
+            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (self.most - _MEANS))
         self.up += np.log1p(up_bet * (x - _MEANS))
         self.down += np.log1p(-down_bet * (x - _MEANS))
         self.ruled_up |= self.up >= self.log_term
@@ -168,11 +173,7 @@ class PairEvidence:
         x, bet for bet, so the grids are mirrored."""
         return PairEvidence(self.alpha, self.n, self.n - self.total, self.squares, self.down[::-1].copy(),
                             self.up[::-1].copy(), self.ruled_down[::-1].copy(), self.ruled_up[::-1].copy(),
-                            [1 - x for x in self.scores], self.spread)
-
-    def unscaled(self, value: float) -> float:
-        """A mean or an end of the interval in the score's own units."""
-        return 0.5 + (value - 0.5) * self.spread
+                            [1 - x for x in self.scores], 1 - self.most, 1 - self.least)
 
 
 @dataclass(frozen=True)
@@ -192,9 +193,8 @@ class Verdict:
 
 
 def kind_of(evidence: PairEvidence, margin: float) -> str:
-    """The kind of verdict on a pair from the upper bot's evidence (`margin`
-    in the score's own units): ORDERED, REVERSED, INDISTINGUISHABLE or OPEN."""
-    margin /= evidence.spread
+    """The kind of verdict on a pair from the upper bot's evidence:
+    ORDERED, REVERSED, INDISTINGUISHABLE or OPEN."""
     if evidence.low >= 0.5:
         return ORDERED
     if evidence.high <= 0.5:
@@ -205,12 +205,10 @@ def kind_of(evidence: PairEvidence, margin: float) -> str:
 
 
 def judge(evidence: PairEvidence, margin: float) -> Verdict:
-    """The verdict on a pair from the upper bot's evidence (`margin` in the
-    score's own units), with the interval mapped back to them."""
+    """The verdict on a pair from the upper bot's evidence."""
     kind = kind_of(evidence, margin)
-    more = sets_to_settle(evidence, margin / evidence.spread) if kind in (OPEN, REVERSED) else None
-    return Verdict(kind, evidence.n, evidence.unscaled(evidence.mean), max(0.0, evidence.unscaled(evidence.low)),
-                   min(1.0, evidence.unscaled(evidence.high)), more)
+    more = sets_to_settle(evidence, margin) if kind in (OPEN, REVERSED) else None
+    return Verdict(kind, evidence.n, evidence.mean, evidence.low, evidence.high, more)
 
 
 def _sets_to_rule_out(evidence: PairEvidence, j: int, side: int) -> float:

@@ -39,7 +39,7 @@ import random
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.rating.control_variate import corrected_pair_evidence, helps
@@ -136,31 +136,23 @@ class Versus:
     old: int
     sprt: Sprt
     scores: tuple[float, ...]
-    """NEW's score against OLD in each shared finished set, in order, as
-    the evidence holds it (corrected scores scaled by `spread`)."""
-    spread: float = 1.0
-    """PairEvidence.spread of the scores: `sprt`'s margin is in the score's
-    own units, the test's in the scaled ones."""
-
-    @property
-    def test(self) -> Sprt:
-        """The SPRT on the scores as held: the margin scaled as they are."""
-        return replace(self.sprt, margin=self.sprt.margin / self.spread)
+    """NEW's score against OLD in each shared finished set, in order
+    (corrected where the run corrects them: ladder.rating.control_variate)."""
+    bounds: tuple[float, float] = (0.0, 1.0)
+    """The scores' range (PairEvidence.least and most)."""
 
     @property
     def llr(self) -> float:
-        return self.test.llr(self.scores)
+        return self.sprt.llr(self.scores, self.bounds)
 
     @property
     def verdict(self) -> str | None:
         """H1 (NEW is better), H0 (it is not) or None (undecided)."""
-        return self.test.decide(self.llr) if self.scores else None
+        return self.sprt.decide(self.llr) if self.scores else None
 
     @property
     def mean(self) -> float:
-        """NEW's mean score against OLD (corrected, in its own units)."""
-        held = sum(self.scores) / len(self.scores) if self.scores else 0.5
-        return 0.5 + (held - 0.5) * self.spread
+        return sum(self.scores) / len(self.scores) if self.scores else 0.5
 
 
 @dataclass
@@ -281,8 +273,8 @@ class Ladder:
         if self.config.versus is not None:
             new, old = self.config.versus
             found = evidence.get(pair_key(new, old), PairEvidence(1 - self.config.confidence))
-            scores = tuple(found.scores if new < old else [1 - x for x in found.scores])
-            self.status.versus = Versus(new, old, self.config.sprt, scores, found.spread)
+            seen = found if new < old else found.flipped()  # from NEW's side
+            self.status.versus = Versus(new, old, self.config.sprt, tuple(seen.scores), (seen.least, seen.most))
             self.status.stable = self.status.versus.verdict is not None
             return
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
