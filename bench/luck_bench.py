@@ -47,7 +47,7 @@ from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
 from bots.random import RandomBot
 from bots.sdk import Bot
-from ladder.rating.control_variate import LEAST, MOST, SHADOW_DEALS, Deal, correction, pair_results
+from ladder.rating.control_variate import SHADOW_DEALS, CorrectedPair, Deal, correction, pair_results
 from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, REVERSED, PairEvidence, kind_of
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
 from referee.match import play_bots
@@ -143,7 +143,7 @@ def sets_to_settle(sets: Sequence[SetScores], arm: Arm, order: Sequence[int], al
                    margin: float) -> tuple[int, dict[tuple[str, str], int]]:
     """Sets until every pair is settled when the sets come in `order`
     (indices into `sets`, cycled), and per pair the sets it took."""
-    evidence: dict[tuple[str, str], PairEvidence] = {}
+    evidence: dict[tuple[str, str], CorrectedPair] = {}
     pairs = {p for s in sets for p in s.scores}
     settled: dict[tuple[str, str], int] = {}
     for n, index in enumerate(itertools.islice(itertools.cycle(order), MAX_SETS), start=1):
@@ -151,10 +151,12 @@ def sets_to_settle(sets: Sequence[SetScores], arm: Arm, order: Sequence[int], al
             if pair in settled:
                 continue
             x, c = both[arm.duplicate]
-            found = evidence.setdefault(pair, PairEvidence(alpha, least=LEAST, most=MOST) if arm.corrected
-                                        else PairEvidence(alpha))
-            found.add(x - c if arm.corrected else x)
-            if kind_of(found, margin) in SETTLED_EITHER_WAY:
+            found = evidence.setdefault(pair, CorrectedPair(PairEvidence(alpha)))
+            if arm.corrected:
+                found.add(x, c)  # as the ladder does: the coefficient learned from the sets before
+            else:
+                found.evidence.add(x)
+            if kind_of(found.evidence, margin) in SETTLED_EITHER_WAY:
                 settled[pair] = n
         if len(settled) == len(pairs):
             return n, settled
@@ -248,7 +250,8 @@ def main() -> None:
 The ladder's pairwise score x (a's result against b over a duplicate set)
 against the corrected z = x - (y - y'), y the heuristic's self-play on the
 set's deal from the pair's seats, y' its mean over {SHADOW_DEALS} shadow deals
-(ladder/rating/control_variate.py). "sets as": the whole duplicate set, or
+(ladder/rating/control_variate.py); the stopping rule below weighs the
+correction by the coefficient the ladder learns from the sets before. "sets as": the whole duplicate set, or
 its first rotation alone (a single match, as `--no-duplicate` plays). Means
 with 95 % intervals; sd is one set's spread; corr is x's correlation with
 the correction y - y'.

@@ -24,13 +24,15 @@ import numpy as np
 import pytest
 
 from ladder.rating.control_variate import (
-    LEAST, MOST, Deal, collect_corrected, corrected_pair_evidence, correction, reference_places, shadow_seeds,
+    MIN_SETS, CorrectedPair, Deal, collect_corrected, corrected_pair_evidence, correction, reference_places,
+    shadow_seeds,
 )
 from ladder.rating.evidence import PairEvidence, collect, pair_key, verdict_for
 from ladder.rating.sprt import Sprt
 from ladder.rating.standings import pair_evidence
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
 from ladder.running.dispatch import InlinePool
+from ladder.scheduling import scheduler
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store
@@ -128,7 +130,7 @@ def test_the_corrected_evidence_holds_the_truth_in_a_narrower_interval() -> None
         sets = simulated_sets(0.4, 0.0, 600, seed=seed)
         corrected = collect_corrected(sets, 0.05, model_reference(0.2))[(1, 2)]
         raw = collect([matches for _, matches in sets], 0.05)[(1, 2)]
-        assert corrected.n == raw.n == 600 and (corrected.least, corrected.most) == (LEAST, MOST) == (-1.0, 2.0)
+        assert corrected.n == raw.n == 600 and -1.0 <= corrected.least < 0.0 and corrected.most == 1 - corrected.least
         held += corrected.low < mu < corrected.high
         widths.append(corrected.high - corrected.low)
         raw_widths.append(raw.high - raw.low)
@@ -137,15 +139,28 @@ def test_the_corrected_evidence_holds_the_truth_in_a_narrower_interval() -> None
 
 
 def test_a_gambler_survives_every_score_of_the_wider_range() -> None:
-    """The bets are capped by the range: a run of the worst scores for
-    every candidate leaves each gambler's wealth above 0."""
-    for worst in (LEAST, MOST):
-        evidence = PairEvidence(0.05, least=LEAST, most=MOST)
+    """The bets are capped by each score's range: a run of the worst scores
+    for every candidate leaves each gambler's wealth above 0."""
+    for worst in (-1.0, 2.0):
+        evidence = PairEvidence(0.05)
         for _ in range(5):
-            evidence.add(1.0 if worst == LEAST else 0.0)  # the bets grow one way ...
-        evidence.add(worst)  # ... and the range's far end comes
+            evidence.add(1.0 if worst < 0 else 0.0, (-1.0, 2.0))  # the bets grow one way ...
+        evidence.add(worst, (-1.0, 2.0))  # ... and the range's far end comes
         assert np.isfinite(evidence.up).all() and np.isfinite(evidence.down).all()
-        assert 0.0 <= evidence.low < evidence.high <= 1.0
+        assert 0.0 <= evidence.low < evidence.high <= 1.0 and (evidence.least, evidence.most) == (-1.0, 2.0)
+
+
+def test_the_coefficient_is_learned_from_the_sets_before_and_stays_near_0_for_an_unrelated_reference() -> None:
+    rng = random.Random(5)
+    following, unrelated = CorrectedPair(PairEvidence(0.05)), CorrectedPair(PairEvidence(0.05))
+    for n in range(400):
+        c = rng.uniform(-0.5, 0.5)
+        x = min(1.0, max(0.0, 0.5 + 0.8 * c + rng.gauss(0, 0.1)))
+        assert following.beta == (0.0 if n < MIN_SETS else following.beta)
+        following.add(x, c)
+        unrelated.add(x, rng.uniform(-0.5, 0.5))
+    assert 0.7 < following.beta <= 1.0 and unrelated.beta < 0.15
+    assert following.evidence.high - following.evidence.low < unrelated.evidence.high - unrelated.evidence.low
 
 
 def test_the_shadow_deals_are_a_function_of_the_seed_and_differ_from_it() -> None:
@@ -182,24 +197,28 @@ def run(store: Store, runner: FakeRunner, **config: object) -> Ladder:
 @pytest.mark.parametrize(("game", "size", "duplicate", "corrects"), [
     ("leduc", 2, False, True), ("leduc", 2, True, False), ("gnadenlos", 3, False, False)])
 def test_a_ladder_stops_on_corrected_scores_only_where_they_were_measured_to_help(
-        tmp_path: Path, game: str, size: int, duplicate: bool, corrects: bool) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, size: int, duplicate: bool,
+        corrects: bool) -> None:
     """Single heads-up hands: corrected; duplicate sets, or single matches
     of three seats: raw (docs/ladder.md, "Less luck per match")."""
+    asked: list[str] = []
+
+    def corrected_evidence(*args: object, **kwargs: object) -> object:
+        asked.append(game)
+        return corrected_pair_evidence(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scheduler, "corrected_pair_evidence", corrected_evidence)
     with open_store(tmp_path) as store:
         ids = add_bots(store, ["a", "b", "c"], game=game)
         runner = FakeRunner(strength=dict(zip(ids, [0.0, 0.6, 1.2])), luck=1.0)
         ladder = run(store, runner, game=game, matches=12, until_stable=True, sizes=(size,),
                      duplicate=duplicate, seed=7)
-        corrected = corrected_pair_evidence(store, game, DEFAULT_CONFIDENCE)
-        raw = pair_evidence(store, game, DEFAULT_CONFIDENCE)
-        expected = corrected if corrects else raw
+        expected = (corrected_pair_evidence if corrects else pair_evidence)(store, game, DEFAULT_CONFIDENCE)
+        assert bool(asked) == corrects
         assert ladder.status.pairs, "the run judged its pairs"
         for pair in ladder.status.pairs:
             assert pair.verdict == verdict_for(expected, pair.upper, pair.lower, DEFAULT_MARGIN,
                                                1 - DEFAULT_CONFIDENCE)
-        assert {(e.least, e.most) for e in corrected.values()} == {(LEAST, MOST)}
-        if not duplicate:  # a heads-up duplicate set's correction is 0 (above)
-            assert [e.scores for e in corrected.values()] != [e.scores for e in raw.values()]
 
 
 def test_versus_on_single_hands_tests_the_corrected_scores_in_their_range(tmp_path: Path) -> None:
@@ -209,8 +228,9 @@ def test_versus_on_single_hands_tests_the_corrected_scores_in_their_range(tmp_pa
         ladder = run(store, runner, game="leduc", matches=8, versus=(ids[0], ids[1]), sprt=Sprt(margin=0.1),
                      sizes=(2,), duplicate=False, seed=8)
         versus = ladder.status.versus
-        assert versus is not None and versus.bounds == (LEAST, MOST) and len(versus.scores) == 8
+        assert versus is not None and len(versus.scores) == 8
         held = corrected_pair_evidence(store, "leduc", DEFAULT_CONFIDENCE)[pair_key(ids[0], ids[1])]
         assert versus.scores == tuple(held.scores)  # new has the smaller id: its own side
         assert versus.mean == pytest.approx(held.mean)
-        assert versus.llr == Sprt(margin=0.1).llr(held.scores, (LEAST, MOST))
+        assert versus.bounds == (held.least, held.most)
+        assert versus.llr == Sprt(margin=0.1).llr(held.scores, (held.least, held.most))

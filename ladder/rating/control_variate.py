@@ -28,11 +28,13 @@ zero whatever the bots do, and the verdicts keep their error rates. Its
 variance is Var(x) - 2 Cov(x, y) + Var(y) (1 + 1 / SHADOW_DEALS): lower when
 the bots' results follow the reference's on the deal.
 
-z lies in [-1, 2] while its mean mu stays in [0, 1]: the evidence (the
-betting confidence sequence) and the SPRT take it with that range
-(PairEvidence.least and most), which caps the bets lower than [0, 1] does.
-The wider range costs the betting some growth, which docs/ladder.md's
-measurement counts.
+The ladder weighs the correction by a coefficient beta learned from the
+pair's sets before (CorrectedPair): z = x - beta (y - y'), still unbiased
+as beta is fixed before the set is played, and in [-beta, 1 + beta] while
+its mean stays in [0, 1]; the evidence (the betting confidence sequence)
+and the SPRT take it with that range (PairEvidence.least and most), which
+caps their bets lower than [0, 1] does. Where the reference does not follow
+the bots beta stays near 0 and costs little.
 
 With a full cyclic rotation and two seats (Leduc heads-up) y + (1 - y) over
 the two rotations is 1/2 on every deal, so the correction is exactly 0
@@ -64,8 +66,8 @@ SHADOW_DEALS = 16
 variance carries Var(y) / SHADOW_DEALS extra (6 %), and a set costs
 1 + SHADOW_DEALS reference matches (Gnadenlos! about 0.4 s, Saboteur 1-2 s)."""
 
-LEAST, MOST = -1.0, 2.0
-"""The range of z = x - (y - y'): x and y in [0, 1], y' their mean over deals."""
+MIN_SETS = 5
+"""Sets of a pair before its coefficient is learned (0 until then)."""
 
 SEED_BITS = 62
 """Shadow seeds are as wide as a ladder deal's (ladder.deals.seedchain)."""
@@ -144,12 +146,56 @@ def helps(duplicate: bool, sizes: Sequence[int]) -> bool:
     return not duplicate and max(sizes) == 2
 
 
+@dataclass
+class CorrectedPair:
+    """One pair's evidence from corrected scores z = x - beta (y - y').
+
+    beta is learned from the sets before (the regression of x on the
+    correction, clipped to [0, 1]; 0 until MIN_SETS), so it is known before
+    the set's own score: E[z | the sets before] = mu still, since the
+    correction has mean zero whatever beta is. z then lies in
+    [-beta, 1 + beta], which the evidence caps its bets by. Where the
+    reference does not follow the bots beta stays near 0 and the evidence
+    is nearly the raw one; where it does, beta nears the baseline method's 1."""
+
+    evidence: PairEvidence
+    n: int = 0
+    corrections: float = 0.0
+    """Sum of c = y - y'."""
+    squares: float = 0.0
+    """Sum of c^2."""
+    scores: float = 0.0
+    """Sum of x."""
+    products: float = 0.0
+    """Sum of x c."""
+
+    @property
+    def beta(self) -> float:
+        """The coefficient of the next set, from the sets before."""
+        if self.n < MIN_SETS:
+            return 0.0
+        spread = self.squares - self.corrections**2 / self.n
+        if spread <= 1e-12:
+            return 0.0
+        return min(1.0, max(0.0, (self.products - self.scores * self.corrections / self.n) / spread))
+
+    def add(self, x: float, c: float) -> None:
+        """One more set: its raw score x and the reference's correction c."""
+        beta = self.beta
+        self.evidence.add(x - beta * c, (-beta, 1 + beta))
+        self.n += 1
+        self.corrections += c
+        self.squares += c * c
+        self.scores += x
+        self.products += x * c
+
+
 def collect_corrected(sets: Sequence[tuple[Deal, Sequence[Match]]], alpha: float,
                       places: Places = reference_places) -> dict[tuple[int, int], PairEvidence]:
     """ladder.rating.evidence.collect with every set's score corrected by the
-    reference on its deal: evidence for every pair that shared a set, keyed
-    (smaller id, larger id), seen from the smaller id."""
-    evidence: dict[tuple[int, int], PairEvidence] = {}
+    reference on its deal (CorrectedPair): evidence for every pair that
+    shared a set, keyed (smaller id, larger id), seen from the smaller id."""
+    pairs: dict[tuple[int, int], CorrectedPair] = {}
     for deal, matches in sets:
         bots = sorted({b for ids, _ in matches for b in ids})
         for i, a in enumerate(bots):
@@ -158,9 +204,9 @@ def collect_corrected(sets: Sequence[tuple[Deal, Sequence[Match]]], alpha: float
                 if not results:
                     continue
                 x = sum(r for _, _, r in results) / len(results)
-                z = x - correction(deal, [(s, t) for s, t, _ in results], places)
-                evidence.setdefault((a, b), PairEvidence(alpha, least=LEAST, most=MOST)).add(z)
-    return evidence
+                c = correction(deal, [(s, t) for s, t, _ in results], places)
+                pairs.setdefault((a, b), CorrectedPair(PairEvidence(alpha))).add(x, c)
+    return {key: pair.evidence for key, pair in pairs.items()}
 
 
 def dealt_sets(store: Store, game: str, rule_set: str = "") -> list[tuple[Deal, list[Match]]]:

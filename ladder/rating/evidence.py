@@ -114,23 +114,27 @@ class PairEvidence:
     scores: list[float] = field(default_factory=list)
     least: float = 0.0
     most: float = 1.0
-    """The range of a score: [0, 1] for the places, wider for a corrected
-    score (ladder.rating.control_variate's lies in [-1, 2]) whose mean is
-    still in [0, 1]. The candidates stay in [0, 1]; the bets are capped so
-    that no score of the range ruins a gambler."""
+    """The range of the scores: [0, 1] for the places, wider for corrected
+    scores (ladder.rating.control_variate's lie in [-beta, 1 + beta]) whose
+    mean is still in [0, 1]. The candidates stay in [0, 1]; each bet is
+    capped so that no score of its range ruins a gambler."""
 
     @property
     def log_term(self) -> float:
         """The log wealth that rules a candidate out: log(2 / alpha)."""
         return math.log(2 / self.alpha)
 
-    def add(self, x: float) -> None:
-        """One more set's score (in [0, 1])."""
+    def add(self, x: float, bounds: tuple[float, float] | None = None) -> None:
+        """One more set's score, in `bounds` (known before the score: a
+        corrected score's range depends on its coefficient), by default
+        [least, most]; the evidence's range widens to hold them."""
+        least, most = bounds or (self.least, self.most)
+        self.least, self.most = min(self.least, least), max(self.most, most)
         gap = self.mean_before - _MEANS
         bet = gap / (self.sd**2 + gap**2)
         with np.errstate(divide="ignore"):
-            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / (_MEANS - self.least))
-            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (self.most - _MEANS))
+            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / (_MEANS - least))
+            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (most - _MEANS))
         self.up += np.log1p(up_bet * (x - _MEANS))
         self.down += np.log1p(-down_bet * (x - _MEANS))
         self.ruled_up |= self.up >= self.log_term
