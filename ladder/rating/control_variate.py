@@ -140,9 +140,10 @@ def helps(duplicate: bool, sizes: Sequence[int]) -> bool:
     """Whether the correction was measured to settle pairs in fewer matches
     for a run of these tables (docs/ladder.md, "Less luck per match"): single
     matches at two seats (Leduc's hands, where the reference knows whose cards
-    are better). On whole duplicate sets it is 0 at two seats and barely
-    follows the bots at more, and at single matches of 3 seats or more it
-    barely follows them either: there its wider range only costs."""
+    are better: 0.40x the matches of the raw scores). On whole duplicate
+    sets it is 0 at two seats and barely follows the bots at more, and at
+    single matches of 3 seats or more it barely follows them either: there
+    it gains nothing (Saboteur's duplicate sets needed 1.2x the matches)."""
     return not duplicate and max(sizes) == 2
 
 

@@ -85,8 +85,8 @@ class LadderConfig:
     """Whether the stopping rule and the SPRT judge the pairs' scores
     corrected by the reference on each deal (ladder.rating.control_variate)
     where that was measured to need fewer matches (`helps`: single matches
-    at two seats); elsewhere the raw scores need fewer (docs/ladder.md,
-    "Less luck per match")."""
+    at two seats); elsewhere it gains nothing (docs/ladder.md, "Less luck
+    per match")."""
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
