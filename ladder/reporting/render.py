@@ -195,7 +195,7 @@ def versus_report(versus: Versus, names: dict[int, str], set_size: float) -> Tex
         f"{sprt.upper:.2f}; H0: score 0.5, H1: score {sprt.mu1:g}, alpha {sprt.alpha:g}, beta {sprt.beta:g}"
     )
     if verdict is None:
-        more = sets_to_decide(sprt, versus.scores) if versus.scores else math.inf
+        more = sets_to_decide(sprt, versus.scores, versus.bounds) if versus.scores else math.inf
         text.append("; needs " + ("far more shared sets than that" if more > MAX_PROJECTED_SETS else
                                   f"about {math.ceil(more)} more shared sets (~{round(math.ceil(more) * set_size)} "
                                   "matches)"))

@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
+from ladder.rating.control_variate import corrected_pair_evidence, helps
 from ladder.rating.evidence import PairEvidence, pair_key
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import Sprt
@@ -80,6 +81,12 @@ class LadderConfig:
     versus: tuple[int, int] | None = None
     """(NEW, OLD) bot ids: seat both at every table until `sprt` decides."""
     sprt: Sprt = field(default_factory=Sprt)
+    control_variate: bool = True
+    """Whether the stopping rule and the SPRT judge the pairs' scores
+    corrected by the reference on each deal (ladder.rating.control_variate)
+    where that was measured to need fewer matches (`helps`: single matches
+    at two seats); elsewhere it gains nothing (docs/ladder.md, "Less luck
+    per match")."""
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
@@ -129,11 +136,14 @@ class Versus:
     old: int
     sprt: Sprt
     scores: tuple[float, ...]
-    """NEW's score against OLD in each shared finished set, in order."""
+    """NEW's score against OLD in each shared finished set, in order
+    (corrected where the run corrects them: ladder.rating.control_variate)."""
+    bounds: tuple[float, float] = (0.0, 1.0)
+    """The scores' range (PairEvidence.least and most)."""
 
     @property
     def llr(self) -> float:
-        return self.sprt.llr(self.scores)
+        return self.sprt.llr(self.scores, self.bounds)
 
     @property
     def verdict(self) -> str | None:
@@ -247,6 +257,9 @@ class Ladder:
         return ranking(self.skills, [b.bot_id for b in roster], initial_skill(self.env))
 
     def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
+        if self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
+            return corrected_pair_evidence(self.store, self.config.game, self.config.confidence,
+                                           rule_set=self.config.rule_set)
         return pair_evidence(self.store, self.config.game, self.config.confidence, rule_set=self.config.rule_set)
 
     def refresh(self) -> None:
@@ -260,8 +273,8 @@ class Ladder:
         if self.config.versus is not None:
             new, old = self.config.versus
             found = evidence.get(pair_key(new, old), PairEvidence(1 - self.config.confidence))
-            scores = tuple(found.scores if new < old else [1 - x for x in found.scores])
-            self.status.versus = Versus(new, old, self.config.sprt, scores)
+            seen = found if new < old else found.flipped()  # from NEW's side
+            self.status.versus = Versus(new, old, self.config.sprt, tuple(seen.scores), (seen.least, seen.most))
             self.status.stable = self.status.versus.verdict is not None
             return
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
