@@ -182,6 +182,10 @@ class Outcome:
     reason: str
     ranks: tuple[int, ...]
     detail: str = ""
+    scores: tuple[float, ...] = ()
+    """What the places were decided by, per seat, where the match is ranked
+    by a score (a Leduc match of several hands: each seat's chips won);
+    empty where the places alone are the result."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return fields_reduce(self)
@@ -190,7 +194,8 @@ class Outcome:
         return frozenset(s for s, r in enumerate(self.ranks) if r == 0)
 
     def to_json(self) -> JSON:
-        return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail}
+        scored = {"scores": list(self.scores)} if self.scores else {}
+        return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail, **scored}
 
 
 @mypyc_attr(native_class=False)  # a plain class: a subclass dataclass declares `seat` as a field of its own
@@ -311,6 +316,12 @@ class Game:
     option, its value). Such an option is left out of the full variant unless
     its requirement holds, and naming it otherwise is refused."""
     observation_type: ClassVar[type[Observation]]
+
+    def match_format(self) -> dict[str, int]:
+        """The parameters of a match beyond one play of the rules (a Leduc
+        match's hands), as the record's header names them; {} for a game
+        whose match is one play of its rules."""
+        return {}
 
     def check_variant(self, variant: Mapping[str, str] | None) -> dict[str, str]:
         """The full variant (defaults filled in, options whose requirement
