@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 
 from botsdk.pb.leduc.v1 import leduc_pb2 as pb
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
+from ladder_support import FakeRunner, add_bots
 from referee.games import load_game
 from referee.games.base import Event
 from referee.games.leduc.codec import decode_event, encode_event
@@ -156,3 +160,17 @@ def test_referee_play_refuses_hands_for_a_game_without_them() -> None:
     out = subprocess.run([*REFEREE, "play", "--game", "gnadenlos", "--bot", "random", "--bot", "random",
                           "--bot", "random", "--hands", "3"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "no match parameter hands" in out.stderr
+
+
+def test_a_ladder_plays_the_games_own_match_format(tmp_path: Path) -> None:
+    """The scheduler gives each Leduc match the plugin's 100 hands, or the configured count;
+    another game's matches have no format."""
+    for game, configured, expected in (("leduc", {}, {"hands": 100}), ("leduc", {"hands": 7}, {"hands": 7}),
+                                       ("gnadenlos", {}, {})):
+        with Store(tmp_path / game / str(len(configured)) / "ladder.sqlite") as store:
+            add_bots(store, ["a", "b", "c"], game=game)
+            runner = FakeRunner()
+            sizes = (2,) if game == "leduc" else (3,)
+            Ladder(store, InlinePool(runner), LadderConfig(game=game, matches=4, sizes=sizes, seed=1,
+                                                           match_format=configured)).run()
+            assert runner.played and all(task.match_format == expected for task in runner.played)

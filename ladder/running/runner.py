@@ -37,7 +37,6 @@ from ladder.running.botfiles import BotFiles
 from ladder.store.database import version_log_path
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from referee.builtins import resolve_bot_command
-from referee.games.plugin import default_match_format
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
 from referee.protocol.client import BotFault
@@ -97,7 +96,7 @@ class RealRunner:
         try:
             result = run_match(
                 task.game, bots, seed=task.seed, variant=task.variant, time_control=self.time_control,
-                match_format=default_match_format(task.game),  # a ladder's match is the game's own (L-7: 100 hands)
+                match_format=task.match_format,  # the game's own match (L-7: 100 Leduc hands)
                 record_path=record_path, match_id=task.match_id,
                 reveal_seed=False,  # the set's other rotations share the seed: the ladder reveals it after the set
             )
