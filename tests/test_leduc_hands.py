@@ -4,6 +4,7 @@ play`, and its record replayed and verified byte for byte."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import random
@@ -12,12 +13,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from botsdk.pb.leduc.v1 import leduc_pb2 as pb
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
+from ladder.store.tasks import MatchTask, PlayedMatch
 from ladder_support import FakeRunner, add_bots
+from referee.cli.main import cli
 from referee.games import load_game
 from referee.games.base import Event
 from referee.games.leduc.codec import decode_event, encode_event
@@ -174,3 +178,41 @@ def test_a_ladder_plays_the_games_own_match_format(tmp_path: Path) -> None:
             Ladder(store, InlinePool(runner), LadderConfig(game=game, matches=4, sizes=sizes, seed=1,
                                                            match_format=configured)).run()
             assert runner.played and all(task.match_format == expected for task in runner.played)
+
+
+@dataclasses.dataclass
+class ChipsRunner(FakeRunner):
+    """The fake runner's heads-up places, with the chips the referee would write for them: the
+    winner +chips, the loser -chips, over 10 hands."""
+
+    chips: float = 12.0
+
+    def play(self, task: MatchTask) -> PlayedMatch:
+        played = super().play(task)
+        scores = [self.chips if rank == 0 else -self.chips for rank in played.ranks]
+        return dataclasses.replace(played, summary={"hands": 10, "scores": scores})
+
+
+def test_the_table_shows_chips_per_100_hands_by_bot_and_by_pair(tmp_path: Path) -> None:
+    """Chips per 100 hands over each bot's duplicate sets, and per pair; heads-up, a pair's
+    figures are each other's negatives, and the strongest bot wins chips from every other."""
+    db = tmp_path / "ladder.sqlite"
+    with Store(db) as store:
+        ids = add_bots(store, ["weak", "middle", "strong"], game="leduc")
+        runner = ChipsRunner(strength=dict(zip(ids, [0.0, 1.0, 2.0])), luck=0.5)
+        Ladder(store, InlinePool(runner), LadderConfig(game="leduc", matches=24, sizes=(2,), seed=1)).run()
+    runner_cli = CliRunner()
+    table = json.loads(runner_cli.invoke(cli, ["table", "--game", "leduc", "--json", "--db", str(db)]).output)
+    rates = {entry["bot"]: entry for entry in table["scores"]}
+    assert sum(entry["deals"] for entry in rates.values()) == 2 * 24 * 10
+    pairs = {(entry["bot"], entry["opponent"]): entry["rate"] for entry in table["score_pairs"]}
+    assert len(pairs) == 6
+    for (bot, opponent), rate in pairs.items():
+        assert rate == pytest.approx(-pairs[(opponent, bot)])
+    assert pairs[("strong", "weak")] > 0 and pairs[("strong", "middle")] > 0
+    assert [row["bot"] for row in table["standings"]][0] == "strong"
+    strong = rates["strong"]
+    assert strong["low"] <= strong["rate"] <= strong["high"] and strong["sets"] > 1
+    shown = runner_cli.invoke(cli, ["table", "--game", "leduc", "--h2h", "--db", str(db)], terminal_width=200).output
+    assert "chips per 100 hands" in shown and f"{strong['rate']:+.1f}" in shown
+    assert f"{pairs[('strong', 'weak')]:+.1f}" in shown

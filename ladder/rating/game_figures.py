@@ -94,28 +94,42 @@ def _summaries(store: Store, game: str, rule_set: str) -> list[tuple[dict[str, A
 def score_rates(store: Store, game: str, rule_set: str = "") -> dict[int, ScoreRate]:
     """Bot id -> its score rate (chips per 100 hands), for a game ranked by a
     score (a match format, L-7); {} for any other game."""
+    return {bot: rate for (bot, opponent), rate in _rates(store, game, rule_set, pairs=False).items()}
+
+
+def pair_score_rates(store: Store, game: str, rule_set: str = "") -> dict[tuple[int, int], ScoreRate]:
+    """(bot, opponent) -> the bot's score rate over the matches it shared with
+    the opponent (heads-up, the chips it won from it), as `score_rates`."""
+    return _rates(store, game, rule_set, pairs=True)
+
+
+def _rates(store: Store, game: str, rule_set: str, pairs: bool) -> dict[tuple[int, int], ScoreRate]:
+    """Score rates by (bot, opponent) over the matches they shared, or by
+    (bot, -1) over all the bot's matches; the unit is the duplicate set."""
     declared = match_format_of(game)
     if declared is None:
         return {}
     bots_of: dict[str, dict[int, int]] = defaultdict(dict)
     for row in store.seat_rows(game, rule_set):
         bots_of[row.match_id][row.seat] = row.bot_id
-    won: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    deals: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    won: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    deals: dict[tuple[int, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for match, summary in _summaries(store, game, rule_set):
         scores, count = summary.get("scores"), summary.get(declared.parameter)
         if not isinstance(scores, list) or not isinstance(count, int):
             continue  # a match of one deal, played before the match format: no score to count
-        for seat, bot in bots_of[match["match_id"]].items():
-            won[bot][match["set_id"]] += float(scores[seat])
-            deals[bot][match["set_id"]] += count
+        seated = bots_of[match["match_id"]]
+        for seat, bot in seated.items():
+            for opponent in ([other for other in seated.values() if other != bot] if pairs else [-1]):
+                won[(bot, opponent)][match["set_id"]] += float(scores[seat])
+                deals[(bot, opponent)][match["set_id"]] += count
     rates = {}
-    for bot, sets in won.items():
-        per_set = [declared.per * sets[s] / deals[bot][s] for s in sets]
+    for key, sets in won.items():
+        per_set = [declared.per * sets[s] / deals[key][s] for s in sets]
         mean = statistics.fmean(per_set)
         half = Z95 * statistics.stdev(per_set) / math.sqrt(len(per_set)) if len(per_set) > 1 else None
-        rates[bot] = ScoreRate(declared.score, declared.per, mean, None if half is None else mean - half,
-                               None if half is None else mean + half, len(per_set), sum(deals[bot].values()))
+        rates[key] = ScoreRate(declared.score, declared.per, mean, None if half is None else mean - half,
+                               None if half is None else mean + half, len(per_set), sum(deals[key].values()))
     return rates
 
 

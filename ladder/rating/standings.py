@@ -24,7 +24,7 @@ from typing import Any
 
 from ladder.deals.audit import chain_summaries
 from ladder.rating.evidence import PairEvidence, collect
-from ladder.rating.game_figures import rests_on, role_records, score_rates
+from ladder.rating.game_figures import pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store.database import SeatRow, Store
@@ -256,7 +256,10 @@ def game_figures_json(store: Store, game: str, rows: Sequence[Standing], rule_se
     names = {r.bot_id: r.bot for r in rows}
     rates = score_rates(store, game, rule_set)
     if rates:
-        return {"scores": [{"bot": names[bot], **rate.to_json()} for bot, rate in rates.items() if bot in names]}
+        return {"scores": [{"bot": names[bot], **rate.to_json()} for bot, rate in rates.items() if bot in names],
+                "score_pairs": [{"bot": names[bot], "opponent": names[opponent], **rate.to_json()}
+                                for (bot, opponent), rate in sorted(pair_score_rates(store, game, rule_set).items())
+                                if bot in names and opponent in names]}
     records = role_records(store, game, rule_set)
     if not records:
         return {}

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED
-from ladder.rating.game_figures import ROLE_TITLES, ROLES, rests_on, role_records, score_rates
+from ladder.rating.game_figures import ROLE_TITLES, ROLES, pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.sprt import H0, H1, sets_to_decide
 from ladder.rating.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
 from ladder.rating.stopping import PairStatus
@@ -320,5 +320,27 @@ def game_figures_table(store: Store, game: str, rows: Sequence[Standing], rule_s
             cells += [str(record.rounds), f"{record.won}{share}", f"{record.mu - 3 * record.sigma:.2f}"]
         rest = resting.get(r.bot_id)
         cells.append(f"{ROLE_TITLES[rest]} only" if rest else "")
+        table.add_row(*cells)
+    return table
+
+
+def score_pairs_table(store: Store, game: str, rows: Sequence[Standing], rule_set: str = "") -> Table | None:
+    """`--h2h` of a game ranked by a score: the row bot's chips per 100 hands
+    in the matches it shared with the column bot (heads-up: what it won from
+    it); None for another game."""
+    rates = pair_score_rates(store, game, rule_set)
+    if not rates:
+        return None
+    first = next(iter(rates.values()))
+    table = Table(title=f"head to head: the row's {first.score} per {first.per} hands against the column",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("bot", no_wrap=True)
+    for r in rows:
+        table.add_column(safe_text(r.bot), justify="right", no_wrap=True)
+    for a in rows:
+        cells: list[RenderableType] = [safe_text(a.bot)]
+        for b in rows:
+            rate = rates.get((a.bot_id, b.bot_id))
+            cells.append("" if rate is None else f"{rate.rate:+.1f} ({rate.sets})")
         table.add_row(*cells)
     return table
