@@ -43,11 +43,11 @@ def _play_out(state: LeducHandsState, seed: int) -> list[Event]:
     return events
 
 
-def test_a_match_of_one_hand_is_the_engine_itself_openspiels_hand() -> None:
-    """L-7: the match format leaves a hand alone: one hand is the engine's game (whose OpenSpiel
-    parity tests/test_leduc_openspiel.py checks), and the ladder plays 100."""
-    assert match_game("leduc", {"hands": 1}) is load_game("leduc")
+def test_a_match_without_a_format_is_the_engine_itself_openspiels_hand() -> None:
+    """L-7: the match format leaves a hand alone: without one, a match is the engine's game (whose
+    OpenSpiel parity tests/test_leduc_openspiel.py checks); the ladder plays 100 hands."""
     assert match_game("leduc") is load_game("leduc")
+    assert match_game("leduc", {"hands": 1}).match_format() == {"hands": 1}
     assert default_match_format("leduc") == {"hands": 100}
     assert default_match_format("gnadenlos") == {}
     with pytest.raises(ValueError, match="no match parameter"):

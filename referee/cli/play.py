@@ -219,8 +219,8 @@ def _epilog() -> str:
               help="Extra time per seat for the whole match (e.g. 10s); time beyond --move-time is drawn from it.")
 @variant_option(HELP + " Every bot must declare it in its handshake, or the match is refused before it starts.")
 @click.option("--hands", type=click.IntRange(min=1), default=None,
-              help="Leduc poker: hands in the match, ranked by the chips won in all (rules L-7) [default: one "
-                   "hand; the ladder plays 100].")
+              help="Leduc poker: a match of this many hands, ranked by the chips won in all (rules L-7) "
+                   "[default: one hand, OpenSpiel's game; the ladder plays 100].")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the match record (JSON Lines) here.")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -195,9 +195,10 @@ def default_match_format(name: str) -> dict[str, int]:
 
 def match_game(name: str, parameters: Mapping[str, int] | None = None) -> Game:
     """The rules one match of the game called `name` is played by: its
-    engine, or, where its plugin declares a match format and `parameters`
-    name a count other than 1 (e.g. {"hands": 100}), the engine's rules
-    dealt that many times (`MatchFormat.game`). Raises ValueError for an
+    engine (no `parameters`), or, where its plugin declares a match format
+    and `parameters` name a count (e.g. {"hands": 100}), the engine's rules
+    dealt that many times (`MatchFormat.game`; one deal, too, is then a
+    match of the format, ranked and summed up by its score). Raises ValueError for an
     unknown game, a parameter the game has not or a count below 1."""
     engine = load_game(name)
     given = dict(parameters or {})
@@ -210,7 +211,7 @@ def match_game(name: str, parameters: Mapping[str, int] | None = None) -> Game:
     count = given[declared.parameter]
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ValueError(f"{declared.parameter} must be a whole number from 1, not {count!r}")
-    return engine if count == 1 else declared.game(count)
+    return declared.game(count)
 
 
 def load_strategy(name: str) -> Strategy:
