@@ -213,6 +213,7 @@ def test_the_table_shows_chips_per_100_hands_by_bot_and_by_pair(tmp_path: Path) 
     assert [row["bot"] for row in table["standings"]][0] == "strong"
     strong = rates["strong"]
     assert strong["low"] <= strong["rate"] <= strong["high"] and strong["sets"] > 1
-    shown = runner_cli.invoke(cli, ["table", "--game", "leduc", "--h2h", "--db", str(db)], terminal_width=200).output
+    shown = runner_cli.invoke(cli, ["table", "--game", "leduc", "--h2h", "--db", str(db)],
+                              env={"COLUMNS": "200"}).output
     assert "chips per 100 hands" in shown and f"{strong['rate']:+.1f}" in shown
     assert f"{pairs[('strong', 'weak')]:+.1f}" in shown

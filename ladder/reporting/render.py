@@ -306,9 +306,9 @@ def game_figures_table(store: Store, game: str, rows: Sequence[Standing], rule_s
     resting = rests_on([r.bot_id for r in rows], records)
     table = Table(title="by role (roles revealed at each round's end, S-6.2); team rating per role",
                   title_justify="left", box=box.SIMPLE_HEAD)
-    for header in ("#", "bot", *(f"{ROLE_TITLES[role]} {part}" for role in ROLES
-                                 for part in ("rounds", "won", "μ−3σ")), "rank rests on"):
-        table.add_column(header, justify="left" if header in ("bot", "rank rests on") else "right", no_wrap=True)
+    for header in ("#", "bot", *(f"{ROLE_TITLES[role]}\n{part}" for role in ROLES
+                                 for part in ("rounds", "won", "μ−3σ")), "rank\nrests on"):
+        table.add_column(header, justify="left" if header in ("bot", "rank\nrests on") else "right", no_wrap=True)
     for r in rows:
         roles = records.get(r.bot_id)
         if roles is None:
