@@ -59,7 +59,7 @@ from botsdk.contract import PROTOCOL_VERSION, TimeControl
 
 from referee.games import Action, Event, Game, Outcome, State, load_game
 from referee.games.base import IllegalActionError, derive_seed
-from referee.games.plugin import plugin
+from referee.games.plugin import match_game, plugin
 from referee.games.rule_sets import RuleSet
 from referee.process import BotProcess
 from referee.protocol.faults import BotFault, IllegalAnswer
@@ -103,11 +103,17 @@ setup and after each decision, and every event of that step, whoever may
 see it (simulate's per-match figures)."""
 
 
-def public_summary(game: str, state: State) -> dict[str, Any]:
+def public_summary(rules: Game, state: State) -> dict[str, Any]:
     """The footer's `summary` of a finished match: the game's public
     end-of-match figures (its package's `summary`), from the JSON of a final
-    observation, where they are public."""
-    summary: Callable[[Mapping[str, Any]], dict[str, Any]] | None = plugin(game).load("summary")
+    observation, where they are public. A match of a game's own format (a
+    Leduc match of hands) sums up as its parameters and each seat's score
+    (the chips won in all its hands, public as each hand ends): the final
+    observation is only its last deal's."""
+    played = rules.match_format()
+    if played:
+        return {**played, "scores": list(state.outcome().scores)}
+    summary: Callable[[Mapping[str, Any]], dict[str, Any]] | None = plugin(rules.name).load("summary")
     return {} if summary is None else summary(state.observe(0).to_json())
 
 
@@ -152,6 +158,9 @@ class MatchResult:
     record_path: Path | None
     decisions: int
     seconds: float
+    scores: tuple[float, ...] = ()
+    """Each seat's score where the match is ranked by one (the engine's
+    `Outcome.scores`: a Leduc match's chips), else empty."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as one JSON object (what `referee play --json` prints)."""
@@ -173,6 +182,7 @@ class MatchResult:
                  "strikes": s.strikes, "forfeit": s.forfeit}
                 for s in self.seats
             ],
+            **({"scores": list(self.scores)} if self.scores else {}),
             "decisions": self.decisions,
             "seconds": round(self.seconds, 3),
             "record": str(self.record_path) if self.record_path else None,
@@ -205,6 +215,7 @@ def run_match(
     match_id: str | None = None,
     on_event: Callable[[Entry], None] | None = None,
     reveal_seed: bool = True,
+    match_format: Mapping[str, int] | None = None,
 ) -> MatchResult:
     """Play one refereed match of `game` (a game configured with its rule
     set, `load_game(name, rule_set)`; a name: the base rules); seat i is
@@ -222,8 +233,12 @@ def run_match(
     for a bot that does not declare the rule set), and RefereeError when the
     match fails for a reason that is not a bot's fault. A bot's failure
     never raises: it is struck or forfeits.
+
+    `match_format` names the parameters of the game's own match format
+    (`{"hands": 100}` for Leduc: referee.games.plugin.match_game); without
+    it a match is one play of the engine's rules.
     """
-    rules = game if isinstance(game, Game) else load_game(game)
+    rules = match_game(game, match_format)
     seats = [bot if isinstance(bot, Seat) else ProcessSeat(bot) for bot in bots]
     match = Match(rules, seats, seed=seed, time_control=time_control, match_id=match_id,
                   reveal_seed=reveal_seed)
@@ -489,6 +504,7 @@ class Match:
             "game": self.rules.name,
             "rules_version": self.rules.rules_version,
             "variant": self.variant,
+            **({"match_format": self.rules.match_format()} if self.rules.match_format() else {}),
             "seed": self.seed,
             "seed_commitment": self._seed_commitment.hex(),
             "seats": [
@@ -732,6 +748,7 @@ class Match:
                 "end_detail": outcome.detail,
                 "engine_ranks": list(outcome.ranks),
                 "ranks": list(ranks),
+                **({"scores": list(outcome.scores)} if outcome.scores else {}),
                 "forfeits": [{k: v for k, v in book.forfeit.items() if k not in ("type", "written")}
                              for book in self._books if book.forfeit is not None],
                 "strikes": [book.strikes for book in self._books],
@@ -745,7 +762,7 @@ class Match:
         """The footer's public figures (computed once), or {} without `summary`."""
         if self._summary_figures is None:
             assert self.state is not None
-            self._summary_figures = public_summary(self.rules.name, self.state) if self.summary else {}
+            self._summary_figures = public_summary(self.rules, self.state) if self.summary else {}
         return self._summary_figures
 
     def result(self) -> MatchResult:
@@ -766,5 +783,5 @@ class Match:
                 for seat, (info, book) in enumerate(zip(self.infos, self._books))
             ),
             summary=self._summary(), record_path=self._writer.path if self._writer is not None else None,
-            decisions=self.decisions, seconds=self.seconds,
+            decisions=self.decisions, seconds=self.seconds, scores=tuple(self.outcome.scores),
         )

@@ -99,6 +99,7 @@ class RealRunner:
         try:
             result = run_match(
                 load_game(task.game, task.variant), bots, seed=task.seed, time_control=self.time_control,
+                match_format=task.match_format,  # the game's own match (L-7: 100 Leduc hands)
                 record_path=record_path, match_id=task.match_id,
                 reveal_seed=False,  # the set's other rotations share the seed: the ladder reveals it after the set
             )

@@ -56,6 +56,7 @@ from ladder.store.rule_set_names import plays, rule_set_of
 from ladder.store.skill import Skill
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
 from referee.games import load_game
+from referee.games.plugin import default_match_format
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,9 @@ class LadderConfig:
     """Whether the built-in bots play (False: `--no-builtins`, even those
     an earlier run registered)."""
     max_attempts: int = 3
+    match_format: dict[str, int] = field(default_factory=dict)
+    """The game's own match format ({"hands": 100} for Leduc: rules L-7);
+    {} for the game's default (`referee.games.plugin.default_match_format`)."""
 
     @property
     def rule_set(self) -> str:
@@ -283,6 +287,10 @@ class Ladder:
 
     # -- planning -------------------------------------------------------------
 
+    def _match_format(self) -> dict[str, int]:
+        """What one match of this ladder is: the configured format, or the game's own (100 Leduc hands)."""
+        return dict(self.config.match_format) or default_match_format(self.config.game)
+
     def _spec(self, bot: BotRow) -> BotSpec:
         """`bot` as a worker anywhere can start it (content-addressed files)."""
         folder = str(self.store.root / bot.folder) if bot.folder is not None else None
@@ -303,7 +311,8 @@ class Ladder:
             if len(ids) in self.config.sizes and seated.issuperset(ids):
                 seats = tuple(specs.setdefault(b, self._spec(bots[b])) for b in ids)
                 tasks.append(MatchTask(p["match_id"], p["game"], p["set_id"], p["rotation"], p["seed"],
-                                       p["variant"], seats, attempt=p["attempts"] + 1))
+                                       p["variant"], seats, attempt=p["attempts"] + 1,
+                                       match_format=self._match_format()))
             elif all(bots[b].active or b in (self.config.versus or ()) for b in ids):
                 left.append(p["match_id"])
             else:
@@ -370,7 +379,8 @@ class Ladder:
         chain_id, index, seed = self._next_deal()
         tasks = [
             MatchTask(f"{self.config.game}-{table.set_id}-{r}", self.config.game, table.set_id, r,
-                      seed, dict(self.config.variant), tuple(specs[b] for b in seating))
+                      seed, dict(self.config.variant), tuple(specs[b] for b in seating),
+                      match_format=self._match_format())
             for r, seating in enumerate(table.rotations)
         ]
         self.store.plan(tasks, deal=(chain_id, index))
@@ -443,7 +453,7 @@ class Ladder:
         else:
             self.queue.appendleft(MatchTask(
                 task.match_id, task.game, task.set_id, task.rotation, task.seed, task.variant, task.bots,
-                attempt=task.attempt + 1,
+                attempt=task.attempt + 1, match_format=task.match_format,
             ))
         if self._consecutive_failures >= MAX_CONSECUTIVE_FAILURES:
             raise LadderError(

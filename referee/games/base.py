@@ -185,6 +185,10 @@ class Outcome:
     reason: str
     ranks: tuple[int, ...]
     detail: str = ""
+    scores: tuple[float, ...] = ()
+    """What the places were decided by, per seat, where the match is ranked
+    by a score (a Leduc match of several hands: each seat's chips won);
+    empty where the places alone are the result."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return fields_reduce(self)
@@ -193,7 +197,8 @@ class Outcome:
         return frozenset(s for s, r in enumerate(self.ranks) if r == 0)
 
     def to_json(self) -> JSON:
-        return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail}
+        scored = {"scores": list(self.scores)} if self.scores else {}
+        return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail, **scored}
 
 
 @mypyc_attr(native_class=False)  # a plain class: a subclass dataclass declares `seat` as a field of its own
@@ -321,6 +326,12 @@ class Game:
     observation_type: ClassVar[type[Observation]]
     _rule_set: RuleSet | None = None
     """Set by `configure`; None: the base rules, made when first asked for."""
+
+    def match_format(self) -> dict[str, int]:
+        """The parameters of a match beyond one play of the rules (a Leduc
+        match's hands), as the record's header names them; {} for a game
+        whose match is one play of its rules."""
+        return {}
 
     @property
     def rule_set(self) -> RuleSet:
