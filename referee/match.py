@@ -56,6 +56,7 @@ from typing import Any, cast
 
 from botsdk import fairness
 from botsdk.contract import PROTOCOL_VERSION, TimeControl
+from botsdk.fairness import Evaluation
 
 from referee.games import Action, Event, Game, Outcome, State, load_game
 from referee.games.base import IllegalActionError, derive_seed
@@ -206,6 +207,7 @@ def run_match(
     match_id: str | None = None,
     on_event: Callable[[Entry], None] | None = None,
     reveal_seed: bool = True,
+    evaluation: Evaluation | None = None,
 ) -> MatchResult:
     """Play one refereed match; seat i is played by bots[i] (a bot process,
     or any other `Seat`).
@@ -215,6 +217,11 @@ def run_match(
     duplicate set, so a bot told it after one rotation would know every
     hidden card of the next; the ladder reveals it once the set is over
     (docs/records.md, "A ladder's deals").
+
+    `evaluation` makes it an evaluation match, whose seed the caller chose
+    for the deal it wanted: every seat's MatchStart says so, and the seed is
+    committed to as an evaluation's, never as a fair deal (docs/records.md,
+    "Evaluation deals").
 
     `on_event` receives every record line (a dict, see docs/records.md) as it
     is written; what it raises reaches the caller as it is. Raises
@@ -226,7 +233,7 @@ def run_match(
     rules = load_game(game)
     seats = [bot if isinstance(bot, Seat) else ProcessSeat(bot) for bot in bots]
     match = Match(rules, seats, seed=seed, variant=variant, time_control=time_control, match_id=match_id,
-                  reveal_seed=reveal_seed)
+                  reveal_seed=reveal_seed, evaluation=evaluation)
     try:
         if record_path is None and on_event is None:
             return match.play()
@@ -384,7 +391,7 @@ class Match:
     def __init__(
         self, rules: Game, seats: Sequence[Seat], *, seed: int, variant: Mapping[str, str] | None = None,
         time_control: TimeControl | None = TimeControl(), match_id: str | None = None, reveal_seed: bool = True,
-        watch: Watch | None = None, summary: bool = True,
+        watch: Watch | None = None, summary: bool = True, evaluation: Evaluation | None = None,
     ) -> None:
         rules.check_seats(len(seats))
         self.rules = rules
@@ -403,6 +410,7 @@ class Match:
         self.reveal_seed = reveal_seed
         self.watch = watch
         self.summary = summary
+        self.evaluation = evaluation
 
     @property
     def variant(self) -> dict[str, str]:
@@ -467,9 +475,10 @@ class Match:
         self._books = [_Book(None if self.tc is None else self.tc.time_bank) for _ in self.seats]
         # The commitment goes to every seat in its MatchStart and into the
         # record; seed and salt are revealed at the end (docs/records.md,
-        # "Provably fair deals").
+        # "Provably fair deals"; an evaluation's under its own prefix).
         self._seed_salt = fairness.new_salt()
-        self._seed_commitment = fairness.commitment(self.seed, self._seed_salt)
+        self._seed_commitment = fairness.commitment(self.seed, self._seed_salt,
+                                                    evaluation=self.evaluation is not None)
         if self._writer is not None:
             self._writer.write(self._header())
             self._writer.write({"type": SETUP, "events": [event.to_json() for event in self._setup]})
@@ -492,6 +501,7 @@ class Match:
             "variant": self.variant,
             "seed": self.seed,
             "seed_commitment": self._seed_commitment.hex(),
+            **({"evaluation": self.evaluation.to_json()} if self.evaluation is not None else {}),
             "seats": [
                 {"seat": seat, "label": info.label, "name": info.name, "version": info.version,
                  "protocol_version": info.protocol_version, "sandbox": dict(info.sandbox),
@@ -516,7 +526,8 @@ class Match:
                 player.start(MatchStart(
                     match_id=self.match_id, game=self.rules.name, variant=self.variant, seat=seat,
                     num_seats=len(self.seats), seat_names=names, time_control=self.tc or UNTIMED,
-                    observation=state.observe(seat), seed_commitment=self._seed_commitment))
+                    observation=state.observe(seat), seed_commitment=self._seed_commitment,
+                    evaluation=self.evaluation))
             except BotFault as fault:
                 self._forfeit(seat, fault.reason, fault.detail)
                 continue
