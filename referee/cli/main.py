@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "play": "referee.cli.play:play",
     "replay": "referee.cli.replay:replay",
     "verify": "referee.cli.verify:verify",
+    "exploitability": "referee.cli.exploitability:exploitability",
     "view": "referee.cli.view:view",
     "report": "ladder.report_cli:report",
     "submit": "ladder.cli:submit",
