@@ -17,7 +17,7 @@ independent frequencies), so by Jensen's inequality the best response to
 the estimate wins more, on average, than the best response to the policy
 — it also exploits the noise of finite answers. Near an equilibrium that
 bias dominates (a CFR+ policy of exploitability 0.013 is estimated at
-about 0.1 from 40,000 answers), and an interval centred on the estimate,
+about 0.1 from 100,000 answers), and an interval centred on the estimate,
 or a plain bootstrap, misses the truth (the simulation study,
 bench/exploitability_bench.py, measures it).
 
