@@ -35,13 +35,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ladder.botfiles import StoreFiles
-from ladder.cluster import open_pool
-from ladder.dispatch import Pool
-from ladder.intake import content_hash
-from ladder.runner import RealRunner
-from ladder.scheduler import Ladder, LadderConfig, RunStatus
-from ladder.store import Store
+from ladder.intake.copying import content_hash
+from ladder.running.botfiles import StoreFiles
+from ladder.running.cluster import open_pool
+from ladder.running.dispatch import Pool
+from ladder.running.runner import RealRunner
+from ladder.scheduling.scheduler import Ladder, LadderConfig, RunStatus
+from ladder.store.database import Store
 
 GAME = "gnadenlos"
 POOL_COMMIT = "814c902"

@@ -24,10 +24,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.cluster import open_pool
-from ladder.roster import register_builtins
-from ladder.scheduler import Ladder, LadderConfig, RunStatus
-from ladder.store import Store
+from ladder.intake.roster import register_builtins
+from ladder.running.cluster import open_pool
+from ladder.scheduling.scheduler import Ladder, LadderConfig, RunStatus
+from ladder.store.database import Store
 
 GAME = "gnadenlos"
 ROSTER = tuple((f"random-{i}", "random") for i in range(4))

@@ -1,6 +1,6 @@
 """The ladder's statistics validated by simulation: `python -m bench ladder_validation`.
 
-Runs ladder/validation.py (synthetic bots of known skill, matches drawn
+Runs ladder/scheduling/validation.py (synthetic bots of known skill, matches drawn
 in-process, the ladder's own ratings, matchmaking, stopping rule and SPRT)
 many times and writes the tables of docs/ladder.md's "Validation" section
 and its plot, docs/ladder_validation.png:
@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from bench.recording import machine_summary, write_section
-from ladder.sprt import H0, H1, Sprt, expected_sets
-from ladder.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
-from ladder.validation import (
+from ladder.rating.sprt import H0, H1, Sprt, expected_sets
+from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
+from ladder.scheduling.validation import (
     LadderRun,
     Model,
     Rule,

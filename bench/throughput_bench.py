@@ -54,9 +54,9 @@ LADDER_PROBE = """
 import json, sys
 from bench.ladder_bench import measure
 if len(sys.argv) > 4:  # the baseline: its own random bot
-    import ladder.roster
-    resolve = ladder.roster.resolve_bot_command
-    ladder.roster.resolve_bot_command = lambda spec: [sys.executable, sys.argv[4], *resolve(spec)[3:]]
+    import ladder.intake.roster
+    resolve = ladder.intake.roster.resolve_bot_command
+    ladder.intake.roster.resolve_bot_command = lambda spec: [sys.executable, sys.argv[4], *resolve(spec)[3:]]
 m = measure(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
 print(json.dumps({"per_minute": m.per_minute, "match_ms": m.match_seconds * 1000}))
 """

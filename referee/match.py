@@ -406,6 +406,9 @@ class Match:
                 raise ValueError("a match without a time control seats no seat that waits for its answers "
                                  "(a process)")
         self.tc = time_control
+        self._clocks: list[TimeControl] = [] if time_control is None else [
+            seat.time_control or time_control for seat in seats]
+        """Each seat's clock: its own (a person's) or the match's."""
         self.match_id = match_id or uuid.uuid4().hex[:12]
         self.reveal_seed = reveal_seed
         self.watch = watch
@@ -472,7 +475,7 @@ class Match:
             self.ranks = tuple(self.outcome.ranks)
             self.seconds = time.monotonic() - started
             return
-        self._books = [_Book(None if self.tc is None else self.tc.time_bank) for _ in self.seats]
+        self._books = [_Book(clock.time_bank) for clock in self._clocks] or [_Book(None) for _ in self.seats]
         # The commitment goes to every seat in its MatchStart and into the
         # record; seed and salt are revealed at the end (docs/records.md,
         # "Provably fair deals"; an evaluation's under its own prefix).
@@ -480,8 +483,8 @@ class Match:
         self._seed_commitment = fairness.commitment(self.seed, self._seed_salt,
                                                     evaluation=self.evaluation is not None)
         if self._writer is not None:
-            self._writer.write(self._header())
-            self._writer.write({"type": SETUP, "events": [event.to_json() for event in self._setup]})
+            # one write: a record is never left with a header and no setup line
+            self._writer.write(self._header(), {"type": SETUP, "events": [event.to_json() for event in self._setup]})
         self._start_seats(state)
         if self.watch is not None:
             self.watch(state, self._setup)
@@ -505,7 +508,7 @@ class Match:
             "seats": [
                 {"seat": seat, "label": info.label, "name": info.name, "version": info.version,
                  "protocol_version": info.protocol_version, "sandbox": dict(info.sandbox),
-                 "kind": self.seats[seat].kind}
+                 "kind": self.seats[seat].kind, **self._own_clock(seat)}
                 for seat, info in enumerate(self.infos)
             ],
             "time_control": {"move_time": tc.move_time, "time_bank": tc.time_bank, "grace": tc.grace},
@@ -514,6 +517,14 @@ class Match:
             "fallback": FALLBACK_POLICY,
             "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
+
+    def _own_clock(self, seat: int) -> Entry:
+        """A seat's `time_control` in the header, where it has its own (a
+        person's): the header's top-level one is every other seat's."""
+        own = self.seats[seat].time_control
+        if own is None or self.tc is None:
+            return {}
+        return {"time_control": {"move_time": own.move_time, "time_bank": own.time_bank, "grace": own.grace}}
 
     def _start_seats(self, state: State) -> None:
         """Tell each seat the match begins, with its first observation, then
@@ -525,7 +536,8 @@ class Match:
             try:
                 player.start(MatchStart(
                     match_id=self.match_id, game=self.rules.name, variant=self.variant, seat=seat,
-                    num_seats=len(self.seats), seat_names=names, time_control=self.tc or UNTIMED,
+                    num_seats=len(self.seats), seat_names=names,
+                    time_control=self._clocks[seat] if self._clocks else UNTIMED,
                     observation=state.observe(seat), seed_commitment=self._seed_commitment,
                     evaluation=self.evaluation))
             except BotFault as fault:
@@ -590,7 +602,7 @@ class Match:
                 if answer is not None:
                     book.seconds += answer.seconds
                     if book.bank is not None:
-                        self._charge(book, answer)
+                        self._charge(seat, book, answer)
                     if answer.fault is not None:
                         line["strike"] = self._strike(seat, answer.fault)
                     if recording:
@@ -623,12 +635,12 @@ class Match:
         all seats of a simultaneous decision have been asked."""
         answers: dict[int, Answer] = {}
         sent: list[int] = []
-        tc = self.tc
-        move_time, grace = (math.inf, 0.0) if tc is None else (tc.move_time, tc.grace)
         for seat in seats:
             book = self._books[seat]
             book.requests += 1
-            request = Request(book.requests, state.observe(seat), legal[seat], move_time + (book.bank or 0.0), grace)
+            clock = self._clocks[seat] if self._clocks else UNTIMED
+            request = Request(book.requests, state.observe(seat), legal[seat],
+                              clock.move_time + (book.bank or 0.0), clock.grace)
             try:
                 self.seats[seat].send(request)
             except BotFault as fault:
@@ -655,14 +667,14 @@ class Match:
                     f"{answer.action} is not one of the {len(legal[seat])} legal actions offered"))
         return answers
 
-    def _charge(self, book: _Book, answer: Answer) -> None:
-        """Time beyond move_time comes out of the bank; a timeout empties it."""
-        if book.bank is None or self.tc is None:  # no bank: nothing to draw from
+    def _charge(self, seat: int, book: _Book, answer: Answer) -> None:
+        """Time beyond the seat's move_time comes out of its bank; a timeout empties it."""
+        if book.bank is None or not self._clocks:  # no bank: nothing to draw from
             return
         if answer.fault is not None and answer.fault.reason == "timeout":
             book.bank = 0.0
         else:
-            book.bank = max(0.0, book.bank - max(0.0, answer.seconds - self.tc.move_time))
+            book.bank = max(0.0, book.bank - max(0.0, answer.seconds - self._clocks[seat].move_time))
 
     def _fallback_rng(self) -> random.Random:
         """The fallback generator, made when first needed (seeding one costs

@@ -1,5 +1,5 @@
 """Playing a started bot through real matches, measuring every answer: the
-heart of `referee check` (ladder/check.py).
+heart of `referee check` (ladder/intake/check.py).
 
 A bot takes one seat of a match; the game's built-in heuristic plays every
 other seat in this process (`referee.seats.policy.heuristic_seat`, from its

@@ -48,7 +48,17 @@ from botsdk.contract import SOCKET_ENV
 
 from referee.files import safe_label
 from referee.protocol.client import BotClient, BotFault, BotInfo, BotStartFailed
-from referee.sandbox import PeerMismatch, Sandbox, SandboxedProcess, SandboxError, SandboxPolicy, SpawnFailed
+from referee.protocol.faults import BotExitedAtStart
+from referee.sandbox import (
+    GiB,
+    MiB,
+    PeerMismatch,
+    Sandbox,
+    SandboxedProcess,
+    SandboxError,
+    SandboxPolicy,
+    SpawnFailed,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +71,12 @@ Python bot needs about 0.1 s to import gRPC, so this costs nothing)."""
 
 TERM_GRACE = 0.5
 """Seconds a bot gets to exit after SIGTERM before its tree is killed."""
+
+MEMORY_NEAR_LIMIT = 0.9
+"""A crashed bot whose address space reached this share of its limit ran
+out of memory: the allocation that failed asked for more than was left. A
+Python bot that grows a table dies within a few MiB of it; one that asks for
+a large block at once may die further below, and is then not called out."""
 
 _LIVE: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
@@ -98,6 +114,7 @@ class BotProcess:
         self.log_path = log_path
         self.fault = fault
         self._closed = False
+        self._memory_noted = False
         if process is not None:
             with _LIVE_LOCK:
                 _LIVE.add(self)
@@ -183,21 +200,57 @@ class BotProcess:
 
     def exit_description(self, wait: float = 0.0) -> str:
         """How the process ended, for a crash record: "exit code 3", "killed
-        by SIGKILL (CPU time limit reached)". Waits up to `wait` seconds for
-        it to end: a broken stream is often seen a moment before the process
-        is gone."""
+        by SIGKILL (CPU time limit reached)", and whether it ran out of
+        memory (`memory_note`). Waits up to `wait` seconds for it to end: a
+        broken stream is often seen a moment before the process is gone.
+
+        The note is also added to the bot's log (`_note_memory`)."""
         if self._process is None:
             return "never started"
+        peak = self._process.address_space_peak()  # read from its live processes: before they are waited for
         try:
             self._process.wait(timeout=wait)
         except TimeoutError:
             pass
         status = self._process.exit_status
-        return "the process is still running" if status is None else status.describe()
+        how = "the process is still running" if status is None else status.describe()
+        memory = self._note_memory(peak)  # after the wait: an OOM kill is counted in the exit status
+        return how if memory is None else f"{how}; {memory}"
+
+    def memory_note(self, address_space_peak: int | None = None) -> str | None:
+        """"it ran out of memory: ..." with the limit it reached, if the
+        kernel's OOM killer ended a process of its tree, or if a process's
+        address space came within MEMORY_NEAR_LIMIT of the per-process
+        limit (an allocation past it fails: Python's MemoryError, C++'s
+        std::bad_alloc); else None. `address_space_peak`: as measured
+        earlier, while its processes lived (default: now)."""
+        if self._process is None:
+            return None
+        limits = self._process.sandbox.policy.limits
+        if limits.tree_memory_bytes is not None and self._process.oom_kills():
+            return (f"it ran out of memory: its processes together passed their limit of "
+                    f"{_size(limits.tree_memory_bytes)} and the kernel ended one")
+        peak = self._process.address_space_peak() if address_space_peak is None else address_space_peak
+        if limits.memory_bytes is not None and peak >= MEMORY_NEAR_LIMIT * limits.memory_bytes:
+            return (f"it ran out of memory: its address space reached {_size(peak)} of the "
+                    f"{_size(limits.memory_bytes)} each process may use")
+        return None
 
     def protections(self) -> dict[str, Any]:
         """What the sandbox applies to this bot (for the record)."""
         return self._process.sandbox.protections() if self._process is not None else {}
+
+    def _note_memory(self, address_space_peak: int | None = None) -> str | None:
+        """`memory_note()`, added to the bot's log the first time it says
+        something: a bot that ran out of memory often cannot say so itself
+        (printing a traceback needs memory too; a plain grpcio bot's log
+        stays empty, and one whose table keeps its memory full can no
+        longer answer at all)."""
+        note = self.memory_note(address_space_peak)
+        if note is not None and not self._memory_noted and self._process is not None:
+            self._memory_noted = True
+            self._process.note(note)
+        return note
 
     # ------------------------------------------------------------ matches
 
@@ -213,7 +266,11 @@ class BotProcess:
     def kill(self) -> None:
         """Close at once, without the grace a polite close gives: for a bot
         that forfeited, whose further work is wasted and may be hostile (a
-        fork bomb, a loop that ignores SIGTERM). Idempotent."""
+        fork bomb, a loop that ignores SIGTERM). Idempotent. If it ran out
+        of memory, its log says so first (`_note_memory`): the likely reason
+        it stopped answering."""
+        if not self._closed:
+            self._note_memory()
         self.close(grace=0.0)
 
     def close(self, grace: float = TERM_GRACE) -> None:
@@ -289,6 +346,11 @@ def close_all() -> None:
 
 
 atexit.register(close_all)
+
+
+def _size(size: int) -> str:
+    """Bytes in GiB or MiB, as the limits are given."""
+    return f"{size / GiB:.2f} GiB".replace(".00 ", " ") if size >= GiB else f"{size / MiB:.0f} MiB"
 
 
 def _unknown_info(label: str) -> BotInfo:
@@ -379,7 +441,7 @@ def _wait_for_socket(
     where = f"; its output is in {log_path}" if log_path else ""
     while not socket_path.exists():
         if process.poll() is not None:
-            raise BotStartFailed(
+            raise BotExitedAtStart(
                 f"{label}: exited ({process.exit_status.describe() if process.exit_status else 'ended'}) "
                 f"before it listened on its socket{where}"
             )

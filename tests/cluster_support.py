@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.cluster import LadderWorker
-from ladder.runner import run_task
-from ladder.tasks import MatchTask, Outcome
+from ladder.running.cluster import LadderWorker
+from ladder.running.runner import run_task
+from ladder.store.tasks import MatchTask, Outcome
 from ladder_support import RANDOM_BOT_SOURCE, FakeRunner
 
 DASK = str(Path(sys.executable).parent / "dask")

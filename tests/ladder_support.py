@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ladder.store import Store
-from ladder.tasks import MatchTask, NotRated, PlayedMatch
+from ladder.store.database import Store
+from ladder.store.tasks import MatchTask, NotRated, PlayedMatch
 
 
 def add_bots(store: Store, names: Sequence[str], game: str = "gnadenlos") -> list[int]:
@@ -133,7 +133,7 @@ def install_bot(store: Store, folder: Path, name: str) -> int:
     readable by the bot's own uid), but without the validation match that
     tests/test_ladder_submit.py covers: a 10-player table's roster in a
     fraction of the time."""
-    from ladder.submission import content_hash, read_manifest
+    from ladder.intake.submission import content_hash, read_manifest
 
     manifest = read_manifest(folder)
     digest = content_hash(folder)

@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any
 
-from ladder.tasks import MatchTask, PlayedMatch
+from ladder.store.tasks import MatchTask, PlayedMatch
 from ladder_support import FakeRunner
 
 

@@ -61,3 +61,49 @@ def referee(*args: str, code: int = 0) -> str:
 
 def issue_token(db: Path, name: str) -> str:
     return referee("token", "add", name, "--db", str(db)).splitlines()[0]
+
+
+def snapshot(data: Path) -> dict[str, bytes | None]:
+    """Every file of a service's data folder with its bytes (a folder: None):
+    the ladder's store and the access store byte for byte, and what lies
+    beside them. Left out: SQLite's shared-memory index (`-shm`, where
+    readers mark what they read) and the audit log (ladder/service/audit.py,
+    which records refusals too)."""
+    return {str(path.relative_to(data)): None if path.is_dir() else path.read_bytes()
+            for path in sorted(data.rglob("*"))
+            if not path.name.endswith("-shm") and path.name != "audit.jsonl"}
+
+
+def long_name_bomb(declared: int, kind: bytes = b"L") -> bytes:
+    """A gzipped tar whose first header, a GNU long name (or with `kind`
+    b"x" a pax header), declares `declared` bytes and holds them: a run of
+    one letter, which gzip shrinks a thousandfold."""
+    import gzip
+    import io
+    import tarfile
+
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as packed:
+        header = tarfile.TarInfo("././@LongLink")
+        header.type = kind
+        header.size = declared
+        packed.write(header.tobuf(format=tarfile.USTAR_FORMAT if kind == b"x" else tarfile.GNU_FORMAT))
+        chunk = b"a" * (1 << 20)
+        for start in range(0, declared, len(chunk)):
+            packed.write(chunk[:min(len(chunk), declared - start)])
+        packed.write(b"\0" * (-declared % tarfile.BLOCKSIZE))
+        packed.write(tarfile.TarInfo("bot.py").tobuf(format=tarfile.GNU_FORMAT) + b"\0" * 2 * tarfile.BLOCKSIZE)
+    return out.getvalue()
+
+
+def memory_mib(pid: int, field: str) -> int:
+    """`VmRSS` (now) or `VmHWM` (the peak) of process `pid`, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) // 1024
+    raise AssertionError(f"no {field} in /proc/{pid}/status")
+
+
+def reset_peak(pid: int) -> None:
+    """Start `VmHWM` again from the current RSS (Linux's clear_refs 5)."""
+    Path(f"/proc/{pid}/clear_refs").write_text("5")

@@ -36,6 +36,7 @@ END_REASONS = {"gnadenlos": ("vultures", "undertaker", "goal", "safety_valve"), 
                "leduc": ("showdown", "folds")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["gnadenlos", "saboteur", "leduc"])
 def test_heuristic_and_mcts_play_complete_matches_as_processes(
     game: str, bots: list[BotProcess], tmp_path: Path

@@ -29,13 +29,23 @@ from typing import Any
 import pytest
 
 from browser_support import (
-    PHONE, WIDE, chromium, console_errors, open_page, play_record, requested_urls, screenshot, viewport,
+    PHONE,
+    WIDE,
+    chromium,
+    console_errors,
+    open_page,
+    play_record,
+    requested_urls,
+    screenshot,
+    viewport,
 )
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import add_bots
 from report_support import RecordingRunner, check_charts, expected_standings, layout_faults, shown_standings
+
+pytestmark = pytest.mark.slow  # a real Chromium
 
 SHOTS = "browser-report"
 NAMES = ["alpha", "bravo", "charlie <b>d</b>"]  # a name that is markup must show as text

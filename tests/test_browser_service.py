@@ -31,15 +31,15 @@ import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from browser_support import chromium, console_errors, open_page, play_record, requested_urls, screenshot
-from ladder.dispatch import InlinePool
-from ladder.report_page import WITHHELD
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.reporting.report_page import WITHHELD
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
-from report_support import (
-    RecordingRunner, check_charts, expected_standings, page_data, shown_matches, shown_standings,
-)
+from report_support import RecordingRunner, check_charts, expected_standings, page_data, shown_matches, shown_standings
 from service_support import free_address, referee, start_service
+
+pytestmark = pytest.mark.slow  # a real Chromium and a ladder service
 
 SHOTS = "browser-service"
 NAMES = ("alpha", "bravo", "charlie")
@@ -142,7 +142,6 @@ def test_report_from_the_service_is_the_report_of_its_store(
     assert "not both" in wrong
 
 
-@pytest.mark.slow
 def test_the_live_page_of_the_service_follows_its_ladder(
         browser: Any, service: tuple[Path, str, str], tmp_path: Path) -> None:
     from selenium.common.exceptions import StaleElementReferenceException

@@ -25,6 +25,8 @@ from browser_support import chromium, console_errors, open_page, play_record, re
 from referee.records import MatchRecord, read_record
 from referee.replay import Step, steps
 
+pytestmark = pytest.mark.slow  # a real Chromium
+
 SHOTS = "browser-viewer"
 STATE = """
 const rows = [...document.querySelectorAll('#table tr[data-seat]')];

@@ -240,3 +240,42 @@ def test_a_forfeit_kills_the_bot_as_in_the_ladder_and_the_next_game_gets_a_fresh
     assert games["leduc"]["faults"] == {} and games["leduc"]["decisions"] >= 5
     assert [f["check"] for f in errors(result)] == ["gnadenlos", "gnadenlos"]  # the answers and the forfeit
     assert not [f for f in report(result)["findings"] if f["check"] == "shutdown"]  # killed, not slow to end
+
+
+def test_a_script_missing_from_the_folder_is_named_relative_to_it(tmp_path: Path) -> None:
+    """Issue 29: a bot.toml whose script is not there was started anyway,
+    and the check quoted the jail's path of the missing file and advised
+    listening on the socket. Now nothing starts: the check (and submit)
+    name the file as bot.toml does, relative to the bot's folder, and the fix."""
+    folder = bot_folder(tmp_path / "typo", GOOD_BOT, command="python mybot.py")
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    (missing,) = errors(result)
+    assert missing["check"] == "submission"
+    assert missing["message"] == (
+        f"{folder / 'bot.toml'}: the command names mybot.py, which does not exist in the bot's folder; add "
+        "mybot.py to the folder (the command's files are relative to it), or correct `command` in bot.toml")
+    assert report(result)["bot"] is None and report(result)["log_tail"] == []  # nothing was started
+
+    unbuilt = bot_folder(tmp_path / "unbuilt", "", command="./bot")
+    result = check(unbuilt, "--json")
+    assert result.exit_code == 1
+    (missing,) = errors(result)
+    assert "the command's program ./bot does not exist in the bot's folder; build it there first" in missing["message"]
+
+    submitted = CliRunner().invoke(cli, ["submit", str(folder), "--db", str(tmp_path / "ladder.sqlite")])
+    assert submitted.exit_code == 1
+    assert "the command names mybot.py, which does not exist in the bot's folder" in submitted.output
+
+
+def test_a_bot_that_ends_before_it_listens_is_sent_to_its_output(tmp_path: Path) -> None:
+    """A start that fails because the process ended is not a question of
+    the socket: the fix points at the bot's last lines, which say why."""
+    folder = bot_folder(tmp_path / "dies", "import a_module_nobody_installed\n")
+    result = check(folder, "--json")
+    assert result.exit_code == 1
+    start = next(f for f in errors(result) if f["check"] == "start")
+    assert "exited (exit code 1) before it listened on its socket" in start["message"]
+    assert "its process ended before it listened: its last lines of output below say why" in start["fix"]
+    assert "--socket" not in start["fix"]
+    assert any("No module named 'a_module_nobody_installed'" in line for line in report(result)["log_tail"])

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from ladder.dispatch import InlinePool
-from ladder.progress import ProgressLines
-from ladder.roster import register_builtins
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.intake.roster import register_builtins
+from ladder.reporting.progress import ProgressLines
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 from referee.web.page import DATA_ID
 
@@ -35,6 +35,7 @@ def seat_names(text: str) -> set[str]:
     return set(re.findall(r"([\w.:@-]+)\[(\d)\]", text))
 
 
+@pytest.mark.slow
 def test_two_versions_of_one_bot_look_different_in_play_replay_and_view(tmp_path: Path) -> None:
     db = tmp_path / "data" / "ladder.sqlite"
     with Store(db) as store:
@@ -63,6 +64,7 @@ def test_two_versions_of_one_bot_look_different_in_play_replay_and_view(tmp_path
     assert [seat["name"] for seat in data["seats"]] == ["mcts-0.05", "mcts-0.2", "random"]
 
 
+@pytest.mark.slow
 def test_two_versions_of_one_name_show_their_versions(tmp_path: Path) -> None:
     db = tmp_path / "data" / "ladder.sqlite"
     with Store(db) as store, store.transaction() as conn:
@@ -76,6 +78,7 @@ def test_two_versions_of_one_name_show_their_versions(tmp_path: Path) -> None:
     assert played.stdout.startswith("Gnadenlos! match ")
 
 
+@pytest.mark.slow
 def test_play_names_a_built_in_by_its_spec() -> None:
     played = referee("play", "--game", "leduc", "--bot", "mcts:50ms", "--bot", "mcts:0.1", "--seed", "1")
     assert played.returncode == 0, played.stderr
@@ -84,7 +87,7 @@ def test_play_names_a_built_in_by_its_spec() -> None:
 
 def test_a_ladder_log_names_two_versions_of_one_bot_with_their_versions(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """`referee ladder`'s line per match in a log (ladder/progress.py): a
+    """`referee ladder`'s line per match in a log (ladder/reporting/progress.py): a
     --versus run seats both versions of one bot at every table."""
     with Store(tmp_path / "data" / "ladder.sqlite") as store:
         [old] = add_bots(store, ["mine"])

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from ladder.dispatch import InlinePool
-from ladder.roster import register_builtins
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.intake.roster import register_builtins
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, random_bot_folder
 
 MOUNT_READ_ONLY = 'mount --bind -o ro "$0" "$0" || exit 99; exec "$@"'
@@ -62,6 +62,7 @@ def files_of(folder: Path) -> dict[str, tuple[int, int]]:
     return {str(p.relative_to(folder)): (p.stat().st_mode, p.stat().st_mtime_ns) for p in folder.rglob("*")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("command", "shows"), [
     (["table"], "alpha"), (["table", "--json", "--h2h", "--seats"], '"bot": "alpha"'), (["bots"], "mcts-0.05"),
     (["logs", "alpha"], "alpha@1 has no logs yet"), (["ladder-audit"], "verified: 6 matches revealed"),
@@ -83,6 +84,7 @@ def test_the_report_reads_a_read_only_store(store: Path, tmp_path: Path) -> None
     assert "Gnadenlos! ladder (base rules)" in out.read_text() and "alpha" in out.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["ladder", "--matches", "1"], ["ladder", "--recompute"], ["serve"], ["retire", "alpha"],
     ["submit", "BOT", "--name", "delta"], ["token", "add", "bob"], ["token", "revoke", "ann"],
@@ -99,12 +101,13 @@ def test_writing_commands_say_the_store_is_read_only(store: Path, tmp_path: Path
     assert files_of(store.parent) == before
 
 
+@pytest.mark.slow
 def test_a_store_left_with_commits_in_its_wal_is_read_whole(tmp_path: Path) -> None:
     """A ladder killed before it closed leaves commits in the -wal file:
     read from read-only media they are there (SQLite reads them through the
     -shm file it left too)."""
     db = tmp_path / "data" / "ladder.sqlite"
-    script = ("import os, signal, sys\nsys.path.insert(0, sys.argv[2])\nfrom ladder.store import Store\n"
+    script = ("import os, signal, sys\nsys.path.insert(0, sys.argv[2])\nfrom ladder.store.database import Store\n"
               "from ladder_support import add_bots\nadd_bots(Store(sys.argv[1]), ['late'])\n"
               "os.kill(os.getpid(), signal.SIGKILL)\n")
     Store(db).close()

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.dispatch import InlinePool
-from ladder.roster import register_builtins
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import BotRow, Store
-from ladder.tasks import BotSpec, MatchTask
+from ladder.intake.roster import register_builtins
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import BotRow, Store
+from ladder.store.tasks import BotSpec, MatchTask
 from ladder_support import FakeRunner, add_bots, install_bot, random_bot_folder
 from referee.cli.main import cli
 from service_support import free_address, start_service

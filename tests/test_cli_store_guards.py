@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import install_bot
 from referee.cli.main import cli
 
@@ -75,6 +75,7 @@ def test_read_only_commands_read_an_existing_store(tmp_path: Path) -> None:
     assert CliRunner().invoke(cli, ["table", "--db", str(db)]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_a_second_ladder_is_refused_while_one_runs_and_a_log_follows_the_run(tmp_path: Path) -> None:
     """The first ladder runs as its own process with its output in a pipe:
     its first progress line arrives while it still runs (not only the final
@@ -123,7 +124,7 @@ def test_the_lock_is_freed_when_its_holder_ends(tmp_path: Path) -> None:
     db = tmp_path / "data" / "ladder.sqlite"
     Store(db).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom ladder.store import Store\n"
+        [sys.executable, "-c", "import sys, time\nfrom ladder.store.database import Store\n"
          "with Store(sys.argv[1]) as s, s.run_lock():\n    print('held', flush=True)\n    time.sleep(600)\n",
          str(db)], stdout=subprocess.PIPE, text=True)
     try:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 
 LONG_NAME = "a-bot-whose-name-is-long-enough-to-crowd-a-narrow-log"
@@ -45,6 +45,7 @@ def widest(text: str) -> int:
     return max(len(line) for line in text.splitlines())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["table"], ["table", "--h2h", "--seats"], ["bots"]])
 def test_a_pipe_is_as_wide_as_columns_says(tmp_path: Path, command: list[str]) -> None:
     db = str(played_store(tmp_path))

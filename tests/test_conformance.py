@@ -5,10 +5,13 @@ each variant option."""
 from __future__ import annotations
 
 import dataclasses
+import random
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
-from referee.games import load_game
+from referee.games import Action, Event, Observation, Outcome, State, load_game
 from referee.games.plugin import game_names
 from referee.games.conformance import ConformanceError, check_choices, check_game
 
@@ -44,7 +47,14 @@ EXTRA_VARIANTS = {
 """Combinations of options checked besides each option alone."""
 
 
-@pytest.mark.parametrize(("name", "seats", "variant"), _cases())
+def _param(name: str, seats: int, *rest: object) -> object:
+    """A case as a parameter: a game's smallest and largest tables are played
+    by `make test-fast` too, the sizes between them only by `make test`."""
+    game = load_game(name)
+    return pytest.param(name, seats, *rest, marks=[pytest.mark.slow] if game.min_seats < seats < game.max_seats else [])
+
+
+@pytest.mark.parametrize(("name", "seats", "variant"), [_param(*case) for case in _cases()])
 def test_random_matches_keep_the_engine_contract(name: str, seats: int, variant: dict[str, str] | None) -> None:
     matches = 3 if variant is None else 2  # the variants' matches share most of their code with the base rules'
     report = check_game(name, seats, range(matches), variant)
@@ -59,7 +69,7 @@ docs/engine.md) came up about once in seventy random matches: this many
 catch it at 3 and 4 seats when the engine asks it."""
 
 
-@pytest.mark.parametrize(("name", "seats"), [(name, seats) for name, seats, variant in _cases() if variant is None])
+@pytest.mark.parametrize(("name", "seats"), [_param(name, seats) for name, seats, variant in _cases() if variant is None])
 def test_no_seat_is_ever_asked_with_fewer_than_two_choices(name: str, seats: int) -> None:
     """docs/engine.md: a decision with a single legal action is applied by the
     engine; checked in every state of many random matches and one listed
@@ -89,29 +99,62 @@ def test_a_broken_game_fails_the_suite() -> None:
     from referee.games.gnadenlos.game import Gnadenlos
     from referee.games.gnadenlos.state import GnadenlosState
 
-    class LeakyState(GnadenlosState):
-        def observe(self, seat: int):  # type: ignore[no-untyped-def]
-            honest = super().observe(seat)
-            top = self.adv_deck[-1]
+    class LeakyState(State):
+        """A Gnadenlos! state whose observations also show the deck's top card."""
+
+        def __init__(self, honest: GnadenlosState) -> None:
+            self.honest = honest
+
+        @property
+        def num_seats(self) -> int:
+            return self.honest.num_seats
+
+        def to_act(self) -> frozenset[int]:
+            return self.honest.to_act()
+
+        def legal_actions(self, seat: int) -> tuple[Action, ...]:
+            return self.honest.legal_actions(seat)
+
+        def _apply(self, actions: Mapping[int, Action], record: bool) -> list[Event]:
+            return self.honest._apply(actions, record)
+
+        def observe(self, seat: int) -> Observation:
+            honest = self.honest.observe(seat)
+            top = self.honest.adv_deck[-1]
             return dataclasses.replace(
                 honest,
                 adv_deck_known=tuple(sorted({*honest.adv_deck_known, top})),
                 adv_deck_unknown=honest.adv_deck_unknown - (top not in honest.adv_deck_known),
             )
 
+        def is_terminal(self) -> bool:
+            return self.honest.is_terminal()
+
+        def outcome(self) -> Outcome:
+            return self.honest.outcome()
+
+        def clone(self) -> State:
+            return LeakyState(self.honest.clone())
+
+        def to_json(self) -> Any:
+            return self.honest.to_json()
+
     class LeakyGame(Gnadenlos):
         name = "gnadenlos-leaky"
 
-        def new_state(self, seats, seed, variant=None):  # type: ignore[no-untyped-def]
-            return _leaky(super().new_state(seats, seed, variant), LeakyState)
+        def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> State:
+            return LeakyState(_gnadenlos(super().new_state(seats, seed, variant)))
 
-        def determinize(self, observation, rng):  # type: ignore[no-untyped-def]
-            return _leaky(super().determinize(observation, rng), LeakyState)
+        def determinize(self, observation: Observation, rng: random.Random) -> State:
+            return LeakyState(_gnadenlos(super().determinize(observation, rng)))
 
+    LeakyState.game = LeakyGame()
     with pytest.raises(ConformanceError, match="determinization"):
         check_game(LeakyGame(), 3, [1])
 
 
-def _leaky(state: object, cls: type) -> object:
-    state.__class__ = cls
+def _gnadenlos(state: State) -> Any:
+    from referee.games.gnadenlos.state import GnadenlosState
+
+    assert isinstance(state, GnadenlosState)
     return state

@@ -29,6 +29,8 @@ from referee.records import read_record
 from referee.replay import verify
 from referee.sandbox import Limits, SandboxPolicy, capabilities, leftovers, spawn, sweep_stale_boxes
 
+pytestmark = pytest.mark.slow  # hostile bots in real jails, seconds each
+
 HOSTILE = Path(__file__).parent / "hostile"
 RANDOM = [sys.executable, "-m", "bots.random", "--seed", "1"]
 TIME = TimeControl(move_time=0.5, grace=0.1)

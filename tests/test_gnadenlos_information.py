@@ -190,6 +190,7 @@ def test_nothing_sent_to_a_seat_carries_the_seed(seed: int, seats: int, variant:
             break
         decision = {s: rng.choice(state.legal_actions(s)) for s in sorted(state.to_act())}
         sent.extend(e for e in state.apply(decision) if e.visible_to)
+    assert sent
     for event in sent:
         text = json.dumps(event.to_json())
         assert not any(s in text for s in secrets), event.kind

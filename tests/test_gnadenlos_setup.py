@@ -124,6 +124,7 @@ def test_single_choices_are_applied_by_the_engine_G_11() -> None:
 def test_commit_choices_are_the_hand_G_11() -> None:
     """G-11: a commitment is one adventurer from the seat's own hand."""
     state = GAME.new_state(3, 9)
+    assert state.to_act() == {0, 1, 2}  # every seat commits at once
     for seat in state.to_act():
         hand = state.to_json()["adventurers"]["hands"][seat]
         assert state.legal_actions(seat) == tuple(Commit(c) for c in sorted(c for c, _ in hand))

@@ -40,6 +40,7 @@ def hostile(name: str) -> str:
     return shlex.join([str(HOSTILE_BOT), name])
 
 
+@pytest.mark.slow
 def test_play_shows_hostile_names_crashes_and_output_escaped(tmp_path: Path) -> None:
     record = tmp_path / "match.jsonl"
     seats = ["--bot", hostile(ESCAPE_NAME), "--bot", hostile(MARKUP_NAME), "--bot", "random",
@@ -76,6 +77,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_bots_lists_a_hostile_description_escaped(db: Path) -> None:
     result = CliRunner().invoke(cli, ["bots", "--db", str(db)], env={"COLUMNS": "200"})  # wide: the description fits
     assert_shown_safely(result)
@@ -83,6 +85,7 @@ def test_bots_lists_a_hostile_description_escaped(db: Path) -> None:
     assert "[/oops]\\x1b[31m" in result.output
 
 
+@pytest.mark.slow
 def test_logs_shows_a_bot_log_escaped(db: Path) -> None:
     ran = referee("ladder", "--no-builtins", "--matches", "1", "--players", "3", "--workers", "1", "--db", str(db))
     assert_shown_safely(ran)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from ladder.archive import ArchiveError, pack, unpack
-from ladder.botfiles import BotFileCache
-from ladder.botlogs import SHIP_LIMIT, LogCursor, append_capped
-from ladder.intake import Limits, content_hash
-from ladder.tasks import BotSpec, NotRated
+from ladder.intake.archive import ArchiveError, pack, unpack
+from ladder.intake.copying import Limits, content_hash
+from ladder.running.botfiles import BotFileCache
+from ladder.running.botlogs import SHIP_LIMIT, LogCursor, append_capped
+from ladder.store.tasks import BotSpec, NotRated
 
 
 def bot_folder(path: Path) -> Path:
@@ -61,7 +61,7 @@ def test_a_packed_folder_unpacks_to_the_same_content_hash(tmp_path: Path) -> Non
     ([entry("/etc/evil", b"x")], "leads out of the bot's folder"),
     ([entry("fifo", kind=tarfile.FIFOTYPE)], "not a file, folder or link"),
     ([entry("a", b"x"), entry("hard", kind=tarfile.LNKTYPE, link="a")], "not a file, folder or link"),
-    ([entry("up", kind=tarfile.SYMTYPE, link="../../etc/passwd")], "cannot be read"),
+    ([entry("up", kind=tarfile.SYMTYPE, link="../../etc/passwd")], "links out of the bot.s folder"),
     ([entry(f"f{i}", b"x") for i in range(6)], "more than 5 entries"),
     ([entry("big", b"x" * 3000)], "more than 2,000 bytes"),
     ([entry("a/b/c/d/e", b"x")], "nests more than 3 folders deep"),
@@ -136,3 +136,74 @@ def test_a_workers_log_is_shipped_once_across_a_rotation_and_capped_in_the_store
         append_capped(store_logs, "bot@v1", part, cap=100)
     assert (store_logs / "bot@v1.log").read_bytes() == b"b" * 60
     assert (store_logs / "bot@v1.log.1").read_bytes() == b"a" * 60
+
+
+def pax_record(key: str, value: str) -> bytes:
+    """One pax record, "LENGTH key=value\\n", its length counting itself."""
+    body = f" {key}={value}\n".encode()
+    length = len(body) + len(str(len(body)))
+    length += len(str(length)) - len(str(len(body)))
+    return str(length).encode() + body
+
+
+def raw_tar(*parts: tuple[bytes, bytes], end: bool = True) -> bytes:
+    """A gzipped tar of (type, data) headers written block by block, as a
+    hostile client writes them: `tarfile` would not write some of them."""
+    import gzip
+
+    blocks = b""
+    for kind, data in parts:
+        info = tarfile.TarInfo("entry" if kind in (tarfile.REGTYPE, tarfile.DIRTYPE) else "././@LongLink")
+        info.type, info.size = kind, len(data)
+        blocks += info.tobuf(format=tarfile.USTAR_FORMAT) + data + b"\0" * (-len(data) % tarfile.BLOCKSIZE)
+    return gzip.compress(blocks + (b"\0" * 2 * tarfile.BLOCKSIZE if end else b""))
+
+
+@pytest.mark.parametrize("kind", [tarfile.GNUTYPE_LONGNAME, tarfile.XHDTYPE])
+def test_a_header_bomb_is_refused_before_it_is_read(tmp_path: Path, kind: bytes) -> None:
+    """A long name or pax header declaring 200 MiB (0.2 MB gzipped) is
+    refused from its header: tarfile would read the 200 MiB whole first."""
+    import tracemalloc
+
+    from service_support import long_name_bomb
+
+    bomb = long_name_bomb(200 << 20, kind)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ArchiveError, match="declares 200 MiB"):
+            unpack(bomb, tmp_path / "x", Limits())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(bomb) < 1 << 20 and peak < 1 << 20, f"{peak:,} bytes allocated while refusing"
+    assert not (tmp_path / "x").exists()
+    small = raw_tar((kind, pax_record("path", "bot.py") if kind == tarfile.XHDTYPE else b"bot.py\0"),
+                    (tarfile.REGTYPE, b""))
+    assert unpack(small, tmp_path / "fine", Limits()) == ["bot.py"]  # a small one is what tar writers make
+
+
+@pytest.mark.parametrize(("parts", "says"), [
+    ([(tarfile.XHDTYPE, pax_record("path", "x" * 5000)), (tarfile.REGTYPE, b"")], "longer than 4,096 bytes"),
+    ([(tarfile.XHDTYPE, pax_record("path", "d/" + "x" * 300)), (tarfile.REGTYPE, b"")], "longer than 4,096 bytes"),
+    ([(tarfile.GNUTYPE_LONGNAME, b"n\0")] * 4 + [(tarfile.REGTYPE, b"")], "more than 3 extended headers"),
+    ([(tarfile.GNUTYPE_SPARSE, b"")], "not a file, folder or link"),
+    ([(tarfile.CHRTYPE, b"")], "not a file, folder or link"),
+    ([(tarfile.XHDTYPE, pax_record("GNU.sparse.realsize", "10") + pax_record("GNU.sparse.major", "1")
+       + pax_record("GNU.sparse.minor", "0") + pax_record("GNU.sparse.name", "s")), (tarfile.REGTYPE, b"0\n\n")],
+     "not a file, folder or link"),
+])
+def test_long_names_sparse_files_and_header_chains_are_refused(
+        tmp_path: Path, parts: list[tuple[bytes, bytes]], says: str) -> None:
+    with pytest.raises(ArchiveError, match=says):
+        unpack(raw_tar(*parts), tmp_path / "x", Limits())
+    assert not (tmp_path / "x").exists()
+
+
+def test_an_archive_past_its_budget_is_refused_while_it_is_read(tmp_path: Path) -> None:
+    """Headers count: three pax headers of 12 KB before one entry pass every
+    header check, but not the bytes a one-entry, 1,000-byte archive may unpack to."""
+    big = pax_record("comment", "c" * 12_000)
+    archive = raw_tar((tarfile.XHDTYPE, big), (tarfile.XHDTYPE, big), (tarfile.XHDTYPE, big), (tarfile.REGTYPE, b""))
+    with pytest.raises(ArchiveError, match="unpacks to more than .* headers included"):
+        unpack(archive, tmp_path / "x", Limits(max_bytes=1000, max_files=1))
+    assert unpack(archive, tmp_path / "y", Limits(max_bytes=1 << 20, max_files=10)) == ["entry"]

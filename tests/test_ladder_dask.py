@@ -17,9 +17,9 @@ import pytest
 from distributed import Client, LocalCluster
 
 from cluster_support import CrashOnceWorker, real_cluster, sleepy_bot_folder
-from ladder.cluster import DaskPool
-from ladder.scheduler import Ladder, LadderConfig, recompute
-from ladder.store import Store
+from ladder.running.cluster import DaskPool
+from ladder.scheduling.scheduler import Ladder, LadderConfig, recompute
+from ladder.store.database import Store
 from ladder_support import install_bot, open_store
 
 MATCHES = 8

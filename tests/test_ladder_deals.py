@@ -3,7 +3,7 @@ chain before the first match, revealed set by set as sets finish, checked
 by `referee ladder-audit`.
 
 The chain is re-derived here from the page's words with hashlib alone, not
-with ladder.seedchain: an auditor's own program."""
+with ladder.deals.seedchain: an auditor's own program."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Commitment, Ladder, LadderConfig
-from ladder.store import Store
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Commitment, Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store
 from referee.cli.main import cli
 

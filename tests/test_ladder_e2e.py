@@ -11,7 +11,9 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
-from ladder_support import random_bot_folder
+from ladder.cli.run import EXIT_UNSETTLED
+from ladder.store.database import Store
+from ladder_support import install_bot, random_bot_folder
 from referee.cli.main import cli
 from referee.sandbox import capabilities
 
@@ -67,10 +69,6 @@ def test_submit_ladder_table_with_real_bots(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_an_unsettled_ladder_exits_3_naming_its_open_pairs(tmp_path: Path) -> None:
-    from ladder.cli import EXIT_UNSETTLED
-    from ladder.store import Store
-    from ladder_support import install_bot
-
     db = tmp_path / "data" / "ladder.sqlite"
     with Store(db) as store:
         for name in ("alpha", "beta", "gamma"):

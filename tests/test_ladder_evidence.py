@@ -1,12 +1,14 @@
 """Pairwise evidence and its verdicts, the SPRT, and both validated by
-simulation at small sizes (ladder/validation.py: bots of known skill)."""
+simulation at small sizes (ladder/scheduling/validation.py: bots of known skill)."""
 
 from __future__ import annotations
 
 import random
 from statistics import NormalDist
 
-from ladder.evidence import (
+import pytest
+
+from ladder.rating.evidence import (
     INDISTINGUISHABLE,
     OPEN,
     ORDERED,
@@ -17,8 +19,8 @@ from ladder.evidence import (
     set_score,
     sets_to_settle,
 )
-from ladder.sprt import H0, H1, Sprt
-from ladder.validation import (
+from ladder.rating.sprt import H0, H1, Sprt
+from ladder.scheduling.validation import (
     Model,
     Rule,
     run_ladder,
@@ -82,6 +84,7 @@ def test_equal_bots_are_never_ordered_however_often_one_looks() -> None:
     assert ordered <= 2  # nominal 5% of 40; the rule's guarantee holds at every look
 
 
+@pytest.mark.slow
 def test_the_stopping_rule_settles_a_small_roster_with_few_wrong_verdicts() -> None:
     # 3 bots: a clear leader, then two copies of one bot, at 3-player tables
     model = Model(skills_for_scores((0.8, 0.5), Model((0.0,)).spread), tie_width=0.1)
@@ -106,6 +109,7 @@ def test_the_rule_before_could_only_stop_by_ordering_two_copies() -> None:
     assert all(r.matches >= 300 for r in runs if not r.settled)
 
 
+@pytest.mark.slow
 def test_the_sprt_accepts_each_hypothesis_at_about_its_error_rate() -> None:
     sprt = Sprt(margin=0.1, alpha=0.05, beta=0.05)
     spread = Model((0.0,)).spread
@@ -124,7 +128,7 @@ def test_the_sprt_accepts_each_hypothesis_at_about_its_error_rate() -> None:
 
 
 def test_an_undecided_sprt_estimates_the_sets_it_still_needs() -> None:
-    from ladder.sprt import sets_to_decide
+    from ladder.rating.sprt import sets_to_decide
 
     sprt = Sprt()
     heading_up = [0.75, 0.5, 0.25, 1.0, 0.5, 0.75] * 3  # mean 0.625: towards H1

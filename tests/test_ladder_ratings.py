@@ -8,8 +8,7 @@ import math
 import pytest
 import trueskill
 
-from ladder.ratings import (
-    Skill,
+from ladder.rating.ratings import (
     adjacent_confidences,
     make_env,
     prob_stronger,
@@ -17,6 +16,7 @@ from ladder.ratings import (
     rated_places,
     replay_ratings,
 )
+from ladder.store.skill import Skill
 
 
 def test_a_known_sequence_gives_the_same_ratings_as_trueskill_directly() -> None:

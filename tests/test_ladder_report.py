@@ -1,6 +1,6 @@
 """The report's rating history (issue 29): its size stays bounded as a
 ladder grows, keeping at most the start and one point per stretch of
-matches for each bot (ladder.report.thinned), every kept point a real one,
+matches for each bot (ladder.reporting.report.thinned), every kept point a real one,
 the last being the rating the standings show; a bot that came later starts
 where it came.
 
@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ladder.dispatch import InlinePool
-from ladder.report import HISTORY_STRETCHES, history_points, thinned
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.reporting.report import HISTORY_STRETCHES, history_points, thinned
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots
 from report_support import page_data
 from service_support import referee

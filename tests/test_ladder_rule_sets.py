@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.schema import MIGRATIONS
-from ladder.store import Store
+from ladder.store.database import Store
+from ladder.store.schema import MIGRATIONS
 from ladder_support import declaring_bot, install_bot, random_bot_folder
 from referee.cli.main import cli
 
@@ -29,6 +29,7 @@ def referee(*args: str, code: int = 0) -> str:
     return result.output
 
 
+@pytest.mark.slow
 def test_submit_records_the_variants_it_validated(tmp_path: Path) -> None:
     db = str(tmp_path / "ladder.sqlite")
     folder = declaring_bot(tmp_path / "opt", (OPT_OUT,), in_manifest=False)

@@ -28,13 +28,16 @@ import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
 from browser_support import chromium, console_errors, open_page
-from ladder.archive import pack
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.store import Store
+from ladder.cli.run import live_page
+from ladder.intake.archive import pack
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import Store
 from ladder_support import FakeRunner, declaring_bot, install_bot, random_bot_folder
 from report_support import page_data
 from service_support import free_address, referee, start_service
+
+pytestmark = pytest.mark.slow  # real ladder services and a browser
 
 OPT_OUT = "gnadenlos:gunfight_opt_out=on"
 VARIANT = {"gunfight_opt_out": "on"}
@@ -96,9 +99,7 @@ def test_report_and_live_page_of_a_rule_set(data: Path, tmp_path: Path) -> None:
     history = varied["charts"]["history"]
     assert history["matches"] == max(s["points"][-1][0] for s in history["series"]) == VARIANT_MATCHES
 
-    from ladder.live import live_page  # what `referee ladder --variant --web` and `report --web --variant` serve
-
-    with live_page(data, "gnadenlos", 0, RULE_SET) as url:
+    with live_page(data, "gnadenlos", 0, RULE_SET) as url:  # what `referee ladder --variant --web` serves
         live = page_data(urllib.request.urlopen(url, timeout=30).read().decode())
     assert live["title"] == varied["title"] and live["other_rule_sets"] == varied["other_rule_sets"]
     assert live["table"]["matches"] == VARIANT_MATCHES and live["live"]

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ladder.matchmaking import BotStats, balanced_seating
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig, LadderError
-from ladder.store import Store
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.matchmaking import BotStats, balanced_seating
+from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError
+from ladder.store.database import Store
 from ladder_support import RANDOM_BOT_SOURCE, FakeRunner, add_bots, install_bot, open_store, random_bot_folder
 from referee.cli.main import cli
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ladder.matchmaking import rotations
-from ladder.dispatch import InlinePool
-from ladder.scheduler import Ladder, LadderConfig, recompute
-from ladder.standings import standings
-from ladder.store import Store
+from ladder.rating.standings import standings
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.matchmaking import rotations
+from ladder.scheduling.scheduler import Ladder, LadderConfig, recompute
+from ladder.store.database import Store
 from ladder_support import FakeRunner, add_bots, open_store
 
 
@@ -110,7 +110,7 @@ def test_a_spent_budget_leaves_open_pairs_with_an_estimate(tmp_path: Path) -> No
 
 
 def test_versus_seats_both_bots_at_every_table_until_the_sprt_decides(tmp_path: Path) -> None:
-    from ladder.sprt import Sprt
+    from ladder.rating.sprt import Sprt
 
     with open_store(tmp_path) as store:
         ids = add_bots(store, ["new", "old", "x", "y", "z"])

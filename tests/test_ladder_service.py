@@ -22,8 +22,8 @@ import psutil
 import pytest
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.scheduler import recompute
-from ladder.store import Store
+from ladder.scheduling.scheduler import recompute
+from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
 from service_support import free_address, issue_token, referee, start_service, wait_healthy
 
@@ -131,8 +131,21 @@ def test_bot_authors_submit_remotely_with_tokens_and_watch_the_ladder_live(tmp_p
         assert chain["ended_at"] is None and chain["ladder_seed"] is None and chain["sets_dealt"] >= 1
         plain = referee("table", *server)
         assert "Gnadenlos! ladder (base rules):" in plain and all(name in plain for name in "abc")
-        assert "choice bot starting" in referee("logs", "a", *server, "--token", alice)
+        shown = referee("logs", "a", *server, "--token", alice)
+        assert "choice bot starting" in shown and str(db.parent) not in shown  # no path of the service's machine
         assert "belongs to submitter 'alice'" in referee("logs", "a", *server, "--token", bob, code=1)
+
+        downloads = tmp_path / "downloads"  # her own bot's finished records (the first set is finished: see above)
+        said = referee("records", "a", *server, "--token", alice, "--out", str(downloads))
+        fetched = sorted(downloads.glob("*.jsonl"))
+        assert f"wrote {len(fetched)} records of a" in said and first.match_id in {p.stem for p in fetched}, said
+        for path in fetched:
+            header = json.loads(path.read_text().splitlines()[0])
+            assert header["match_id"] == path.stem and "a@v1" in {seat["label"] for seat in header["seats"]}
+        assert "(%d were there already)" % len(fetched) in referee("records", "a", *server, "--token", alice,
+                                                                    "--out", str(downloads))
+        assert "belongs to submitter 'alice'" in referee("records", "a", *server, "--token", bob, "--out",
+                                                         str(tmp_path / "theirs"), code=1)
 
         with pytest.raises(grpc.RpcError) as denied:
             stub.Retire(ladder_pb2.RetireRequest(name="c"), metadata=(("authorization", f"Bearer {bob}"),), timeout=30)
@@ -180,6 +193,10 @@ def test_a_service_killed_mid_match_and_started_again_loses_nothing_and_rates_no
         assert len(store.rating_history("gnadenlos")) == len(store.seat_rows("gnadenlos"))
         assert recompute(store, "gnadenlos")[0]
         assert all(Path(m["record_path"]).exists() for m in store.matches("gnadenlos"))
+        finished = [m["match_id"] for m in store.matches("gnadenlos") if not store.set_unfinished(m["match_id"])]
+    said = referee("records", "a", "--db", str(db), "--out", str(tmp_path / "copies"))  # the operator's own copy
+    copied = {path.stem for path in (tmp_path / "copies").glob("*.jsonl")}
+    assert copied and copied <= set(finished) and f"wrote {len(copied)} records of a" in said
 
 
 def test_the_service_speaks_tls_and_refuses_a_network_address_without_it(tmp_path: Path) -> None:

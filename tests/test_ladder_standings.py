@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ladder.ratings import Skill, make_env, rate_match, rated_places
-from ladder.standings import head_to_head, seat_shares, standings, to_json
-from ladder.store import Store
-from ladder.tasks import PlayedMatch
+from ladder.rating.ratings import make_env, rate_match, rated_places
+from ladder.rating.standings import head_to_head, seat_shares, standings, to_json
+from ladder.store.database import Store
+from ladder.store.skill import Skill
+from ladder.store.tasks import PlayedMatch
 from ladder_support import add_bots, open_store
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ladder.ratings import Skill
-from ladder.schema import LATEST_VERSION
-from ladder.store import Store, StoreError
-from ladder.tasks import PlayedMatch
+from ladder.store.database import Store, StoreError
+from ladder.store.schema import LATEST_VERSION
+from ladder.store.skill import Skill
+from ladder.store.tasks import PlayedMatch
 from ladder_support import add_bots, open_store
 
 
@@ -83,7 +83,7 @@ def test_a_failing_match_transaction_leaves_nothing_behind(tmp_path: Path) -> No
 
 
 def test_built_ins_are_registered_once_per_code_version_and_per_game(tmp_path: Path) -> None:
-    from ladder.roster import DEFAULT_ROSTER, register_builtins
+    from ladder.intake.roster import DEFAULT_ROSTER, register_builtins
 
     with open_store(tmp_path) as store:
         first = register_builtins(store, "gnadenlos")

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ladder.store import Store
+from ladder.store.database import Store
 from referee.cli.main import cli
+from referee.games import game_names
 
 BOT_SOURCE = """\
 from bots.sdk import Bot, serve
@@ -80,6 +81,7 @@ def registered(db: Path) -> list[dict[str, object]]:
     return json.loads(referee("bots", "--json", "--db", str(db)).output)
 
 
+@pytest.mark.slow
 def test_a_good_script_is_registered_and_an_identical_resubmission_recognised(tmp_path: Path, db: Path) -> None:
     bot = script(tmp_path / "first.py", BOT_SOURCE)
     result = referee("submit", str(bot), "--name", "first", "--db", str(db))
@@ -97,6 +99,7 @@ def test_a_good_script_is_registered_and_an_identical_resubmission_recognised(tm
     assert not (db.parent / "bots" / ".incoming").exists()
 
 
+@pytest.mark.slow
 def test_a_good_folder_with_a_manifest_is_registered(tmp_path: Path, db: Path) -> None:
     bot = folder(tmp_path / "greedy", 'name = "greedy"\ncommand = "python bot.py"\ngames = ["gnadenlos"]\n'
                                      'version = "1.0"\ndescription = "plays the first legal action"\n')
@@ -144,7 +147,8 @@ def test_a_file_that_is_not_executable_is_refused(tmp_path: Path, db: Path) -> N
         ('command = "python bot.py"\ngames = "gnadenlos"\n', "games must be a list"),
         ('command = "python bot.py"\ngames = ["gnadenlos"]\nauthor = "me"\n', "unknown key 'author'"),
         ('command = "python bot.py"\ngames = ["chess"]\n', "not gnadenlos"),
-        ('command = "./missing-binary"\ngames = ["gnadenlos"]\n', "not found"),
+        ('command = "./missing-binary"\ngames = ["gnadenlos"]\n', "./missing-binary does not exist in the bot's folder"),
+        ('command = "python mybot.py"\ngames = ["gnadenlos"]\n', "mybot.py, which does not exist in the bot's folder"),
         ('command = "../other-bot/bot"\ngames = ["gnadenlos"]\n', "leads out of the bot's folder"),
         ('command = "python ../other-bot/bot.py"\ngames = ["gnadenlos"]\n', "leads out of the bot's folder"),
         ('command = "/usr/bin/python3 bot.py"\ngames = ["gnadenlos"]\n', "is an absolute path"),
@@ -168,17 +172,20 @@ def test_a_folder_without_a_manifest_is_refused(tmp_path: Path, db: Path) -> Non
     assert "has no bot.toml" in refused(db, str(tmp_path / "empty"), "--name", "empty")
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_answers_the_handshake_is_refused(tmp_path: Path, db: Path) -> None:
     bot = script(tmp_path / "silent.py", SILENT_SOURCE)
     line = refused(db, str(bot), "--name", "silent", "--startup-timeout", "1.5")
     assert "did not start and answer the handshake within 1.5s" in line
 
 
+@pytest.mark.slow
 def test_a_bot_that_fails_its_validation_match_is_refused(tmp_path: Path, db: Path) -> None:
     bot = script(tmp_path / "crasher.py", CRASHING_SOURCE)
     assert "forfeited its validation match" in refused(db, str(bot), "--name", "crasher", "--move-time", "0.5")
 
 
+@pytest.mark.slow
 def test_a_refusal_shows_the_failing_bots_last_lines_of_output(tmp_path: Path, db: Path) -> None:
     """Not only the name of a log the author must go and find: its last
     lines, escaped (a terminal escape the bot printed arrives as text)."""
@@ -213,13 +220,15 @@ def test_a_corrupt_database_gets_one_clear_line(tmp_path: Path) -> None:
 
 
 def test_the_bot_toml_example_of_the_docs_is_a_valid_manifest(tmp_path: Path) -> None:
-    from ladder.submission import read_manifest
+    from ladder.intake.submission import read_manifest
 
     docs = (Path(__file__).resolve().parent.parent / "docs" / "ladder.md").read_text()
     example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "bot.toml").write_text(example)
     manifest = read_manifest(tmp_path)
-    assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos",))
+    assert (manifest.name, manifest.command, manifest.games) == ("greedy", ("python", "bot.py"), ("gnadenlos", "leduc"))
+    games_line = next(line for line in example.splitlines() if line.startswith("games = "))
+    assert set(games_line.split("of: ")[1].split(", ")) == set(game_names())  # every game a bot may list
 
 
 # --------------------------------------------------------------- limits
@@ -254,6 +263,7 @@ def peak_memory_of_submit(*args: str) -> tuple[int, str, int]:
     return process.returncode, output, usage.ru_maxrss * 1024
 
 
+@pytest.mark.slow
 def test_a_file_over_the_size_limit_is_refused_without_being_read(tmp_path: Path, db: Path) -> None:
     """A 1 GiB sparse file costs its author nothing; the referee must see its
     size and refuse before copying or hashing a byte of it."""
@@ -307,6 +317,7 @@ def test_a_named_pipe_is_refused_without_opening_it(tmp_path: Path, db: Path) ->
     assert "pipe is not a file, folder or link" in refused(db, str(bot), "--name", "piped")
 
 
+@pytest.mark.slow
 def test_a_link_to_a_file_of_the_folder_is_kept_as_a_link(tmp_path: Path, db: Path) -> None:
     bot = folder(tmp_path / "aliased", 'command = "python main.py"\ngames = ["gnadenlos"]\n')
     (bot / "main.py").symlink_to("bot.py")
@@ -316,6 +327,7 @@ def test_a_link_to_a_file_of_the_folder_is_kept_as_a_link(tmp_path: Path, db: Pa
     assert os.readlink(stored / "main.py") == "bot.py"
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_validation_leaves_no_staging_folder(tmp_path: Path, db: Path) -> None:
     bot = script(tmp_path / "silent.py", SILENT_SOURCE)
     process = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "submit", str(bot), "--name", "silent",

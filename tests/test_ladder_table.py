@@ -11,12 +11,12 @@ from pathlib import Path
 from click.testing import CliRunner
 from rich.console import Console
 
-from ladder.dispatch import InlinePool
-from ladder.render import standings_table
-from ladder.scheduler import Ladder, LadderConfig
-from ladder.schema import MIGRATIONS
-from ladder.standings import finished_sets, pair_statuses, standings, to_json
-from ladder.store import SeatRow, Store
+from ladder.rating.standings import finished_sets, pair_statuses, standings, to_json
+from ladder.reporting.render import standings_table
+from ladder.running.dispatch import InlinePool
+from ladder.scheduling.scheduler import Ladder, LadderConfig
+from ladder.store.database import SeatRow, Store
+from ladder.store.schema import MIGRATIONS
 from ladder_support import FakeRunner, add_bots, open_store
 from referee.cli.main import cli
 
@@ -115,8 +115,8 @@ def test_an_unknown_game_is_an_error_not_an_empty_table(tmp_path: Path) -> None:
 
 
 def test_ratings_stored_under_the_old_tau_are_recomputed(tmp_path: Path) -> None:
-    from ladder.ratings import MODEL, make_env, replay_ratings
-    from ladder.standings import RATING_MODEL_KEY
+    from ladder.rating.ratings import MODEL, make_env, replay_ratings
+    from ladder.rating.standings import RATING_MODEL_KEY
 
     with open_store(tmp_path) as store:
         add_bots(store, ["a", "b", "c"])

@@ -34,6 +34,8 @@ from referee.games.leduc.config import MAX_PLAYERS, MIN_PLAYERS, STARTING_CHIPS
 from referee.games.leduc.observation import LeducObservation
 from referee.games.leduc.state import LeducState
 
+pytestmark = pytest.mark.slow  # thousands of matches checked against OpenSpiel's
+
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (the open_spiel package of the dev extra) is not installed")
 
 MATCHES = {2: 4000, 3: 3000, 4: 2500, 5: 2000, 6: 2000, 7: 1500, 8: 1500, 9: 1200, 10: 1200}

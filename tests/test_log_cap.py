@@ -13,16 +13,17 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 from click.testing import CliRunner
 
-from ladder.botfiles import StoreFiles
-from ladder.roster import command_line
-from ladder.runner import RealRunner
-from ladder.store import Store
-from ladder.tasks import BotSpec, MatchTask
+from botsdk.contract import TimeControl
+from ladder.intake.roster import command_line
+from ladder.running.botfiles import StoreFiles
+from ladder.running.runner import RealRunner
+from ladder.store.database import Store
+from ladder.store.tasks import BotSpec, MatchTask
 from ladder_support import install_bot
 from referee.cli.main import cli
-from botsdk.contract import TimeControl
 from referee.sandbox import Limits, SandboxPolicy, spawn
 from referee.sandbox.logpipe import TRUNCATED, rotated_path
 
@@ -56,6 +57,7 @@ def gone(script: str, timeout: float = 30.0) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_a_bot_restarted_every_match_keeps_at_most_two_caps_of_log(tmp_path: Path) -> None:
     with Store(tmp_path / "data" / "ladder.sqlite") as store:
         chatty_id = install_bot(store, chatty_folder(tmp_path / "chatty"), "chatty")

@@ -17,20 +17,21 @@ from referee.process import BotProcess, start_bots
 from botsdk.contract import TimeControl
 from referee.records import MatchRecord, read_record
 from referee.replay import verify
-from referee.sandbox import leftovers
+from referee.sandbox import Limits, MiB, SandboxPolicy, leftovers
 
 BOTS = Path(__file__).parent / "bots"
 RANDOM = [sys.executable, "-m", "bots.random", "--seed", "1"]
 TIME = TimeControl(move_time=0.3, grace=0.05)
 
 
-def command(script: str) -> list[str]:
-    return [sys.executable, str(BOTS / f"misbehave_{script}.py")]
+def command(script: str, *args: str) -> list[str]:
+    return [sys.executable, str(BOTS / f"misbehave_{script}.py"), *args]
 
 
-def play(bots: list[BotProcess], tmp_path: Path, name: str = "match", seed: int = 11) -> tuple[MatchResult, MatchRecord]:
+def play(bots: list[BotProcess], tmp_path: Path, name: str = "match", seed: int = 11,
+         time_control: TimeControl = TIME) -> tuple[MatchResult, MatchRecord]:
     path = tmp_path / f"{name}.jsonl"
-    result = run_match("gnadenlos", bots, seed=seed, time_control=TIME, record_path=path)
+    result = run_match("gnadenlos", bots, seed=seed, time_control=time_control, record_path=path)
     record = read_record(path)
     verify(record)  # the match completed and replays to the same result
     return result, record
@@ -52,8 +53,9 @@ def seated(tmp_path: Path, random_bots: list[BotProcess]):
     after, and check that no process or folder of its sandbox is left."""
     started: list[BotProcess] = []
 
-    def seat(script: str) -> list[BotProcess]:
-        (bad,) = start_bots([command(script)], [script], startup_timeout=10.0, log_dir=tmp_path / "logs")
+    def seat(script: str, *args: str, policy: SandboxPolicy | None = None) -> list[BotProcess]:
+        (bad,) = start_bots([command(script, *args)], [script], startup_timeout=10.0, log_dir=tmp_path / "logs",
+                            policy=policy)
         started.append(bad)
         return [bad, *random_bots]
 
@@ -86,7 +88,8 @@ def test_crash_before_handshake_forfeits_from_the_start(seated, tmp_path: Path) 
     assert result.seats[0].forfeit == "startup" and result.ranks[0] == 2
     (forfeit,) = record.forfeits
     assert forfeit["decision"] == 0 and "exit code 3" in forfeit["detail"]
-    assert all(line["by"] == "referee" for d in record.decisions for line in d["seats"] if line["seat"] == 0)
+    played_for = [line for d in record.decisions for line in d["seats"] if line["seat"] == 0]
+    assert played_for and all(line["by"] == "referee" for line in played_for)
     assert_others_unaffected(result, record)
 
 
@@ -170,3 +173,59 @@ def test_a_bot_that_exits_between_matches_forfeits_the_next(seated, tmp_path: Pa
     assert second.seats[0].forfeit == "crashed" and record.forfeits[0]["decision"] == 0
     assert "exit code 0" in record.forfeits[0]["detail"]
     assert_others_unaffected(second, record)
+
+
+MEMORY_TIME = TimeControl(move_time=20.0, grace=0.05)
+"""Time enough to fill the memory: the bot must fail by its limit, not by the clock."""
+PLAIN_MEMORY = SandboxPolicy(limits=Limits(memory_bytes=768 * MiB))
+"""A Python bot with gRPC's threads needs a few hundred MiB of address space of its own."""
+
+
+@pytest.mark.slow
+def test_a_plain_grpc_bot_that_runs_out_of_memory_forfeits_saying_so(seated, tmp_path: Path) -> None:
+    """Issue 29: a bot without the SDK whose stream handler dies of
+    MemoryError forfeited with "Exception iterating responses" and an empty
+    log. The forfeit now names the limit it reached, and its log says so
+    too (what the bot could not print itself)."""
+    bots = seated("memory_plain", policy=PLAIN_MEMORY)
+    result, record = play(bots, tmp_path, time_control=MEMORY_TIME)
+    assert result.seats[0].forfeit == "crashed" and result.ranks[0] == 2
+    (forfeit,) = record.forfeits
+    assert "Exception iterating responses" in forfeit["detail"]
+    assert "it ran out of memory: its address space reached" in forfeit["detail"]
+    assert "of the 768 MiB each process may use" in forfeit["detail"]
+    log = bots[0].log_path
+    assert log is not None and "[referee: it ran out of memory" in log.read_text()
+    assert log.read_text().count("[referee:") == 1  # said once, however often it is asked
+    assert_others_unaffected(result, record)
+
+
+@pytest.mark.slow
+def test_a_bot_whose_memory_stays_full_is_struck_out_and_its_log_says_why(seated, tmp_path: Path) -> None:
+    """A table kept across decisions leaves no memory even to end the
+    stream: the bot times out to its forfeit, and its log, where its
+    author looks for why, says that it ran out of memory."""
+    bots = seated("memory_plain", "--keep", policy=PLAIN_MEMORY)
+    result, record = play(bots, tmp_path, time_control=TimeControl(move_time=2.0, grace=0.05))
+    assert strikes(record) == ["timeout"] * STRIKE_LIMIT and result.seats[0].forfeit == "strike_limit"
+    log = bots[0].log_path
+    assert log is not None
+    assert log.read_text().splitlines()[-1].startswith(
+        "[referee: it ran out of memory: its address space reached ")
+    assert_others_unaffected(result, record)
+
+
+def test_a_bot_the_oom_killer_ends_forfeits_saying_it_ran_out_of_memory(seated, tmp_path: Path) -> None:
+    """Past its tree's memory limit (the control group's) the kernel kills
+    the bot: the forfeit says so with that limit, not only "SIGKILL"."""
+    policy = SandboxPolicy(limits=Limits(memory_bytes=None, tree_memory_bytes=256 * MiB))
+    bots = seated("memory_tree", policy=policy)
+    if not bots[0].protections().get("cgroup"):
+        pytest.skip("no control group for the bot's tree on this machine")
+    result, record = play(bots, tmp_path, time_control=MEMORY_TIME)
+    assert result.seats[0].forfeit == "crashed"
+    (forfeit,) = record.forfeits
+    assert "killed by SIGKILL" in forfeit["detail"]
+    assert ("it ran out of memory: its processes together passed their limit of 256 MiB and the kernel ended one"
+            in forfeit["detail"])
+    assert_others_unaffected(result, record)

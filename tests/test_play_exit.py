@@ -37,10 +37,8 @@ def test_ctrl_c_stops_the_match_with_its_own_status_and_closes_the_bots(tmp_path
     record = tmp_path / "match.jsonl"
     play = start("--record", str(record))
     assert play.stdout is not None
-    assert "gnadenlos match" in play.stdout.readline()  # the header: the match is on
-    play.stdout.readline()  # its seats
-    play.stdout.readline()  # the setup's first event: the record's setup line is written
-    bots = bots_of(play)
+    assert "Gnadenlos! match" in play.stdout.readline()  # the header: the match is on
+    bots = bots_of(play)  # stopped at once: the header and the setup line are written together
     assert bots
     play.send_signal(signal.SIGINT)
     _, err = play.communicate(timeout=30)
@@ -54,7 +52,7 @@ def test_ctrl_c_stops_the_match_with_its_own_status_and_closes_the_bots(tmp_path
 def test_a_closed_pipe_stops_the_match_with_its_own_status() -> None:
     play = start()
     assert play.stdout is not None and play.stderr is not None
-    assert "gnadenlos match" in play.stdout.readline()
+    assert "Gnadenlos! match" in play.stdout.readline()
     bots = bots_of(play)
     play.stdout.close()  # `| head -1`: the reader is gone
     play.wait(timeout=30)

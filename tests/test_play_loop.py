@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import install_bot, random_bot_folder
 from referee.cli.main import cli
 from referee.cli.play import EXIT_STRIKES

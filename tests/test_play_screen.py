@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # matches watched in a real terminal (tmux)
+
 MATCH = ["play", "--game", "saboteur", "--seed", "5", "--move-time", "1s", *(["--bot", "random"] * 10)]
 TITLE = "Saboteur — round"
 

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ladder.store import Store
-from ladder.submission import submit
+from botsdk.contract import TimeControl
+from ladder.intake.submission import submit
+from ladder.store.database import Store
 from ladder_support import random_bot_folder
 from referee.cli.main import cli
 from referee.match import run_match
 from referee.process import BotProcess, start_bots
-from botsdk.contract import TimeControl
 from referee.sandbox import capabilities
 
 HOSTILE = Path(__file__).parent / "hostile"

@@ -151,6 +151,7 @@ def test_the_wire_carries_no_other_seats_card(seats: int) -> None:
     """L-2.2, L-5.4 on the encoded messages themselves: a seat's observation
     names its own card and the public card only, even after a showdown, and
     a dealt card travels only in the copy for the seat it was dealt to."""
+    dealt = observed = 0
     for seed in range(seats, seats + 8):
         for state, events in _random_match(seats, seed):
             for event in events:
@@ -160,11 +161,14 @@ def test_the_wire_carries_no_other_seats_card(seats: int) -> None:
                         assert msg.card_dealt.HasField("card") == (msg.card_dealt.seat == receiver)
                         if msg.card_dealt.HasField("card"):
                             assert msg.card_dealt.card == state.hands[receiver]
+                        dealt += 1
             for seat in range(seats):
                 msg = CODEC.encode_observation(state.observe(seat))
                 others = {card for s, card in enumerate(state.hands) if s != seat}
                 named = {msg.card} | ({msg.public_card} if msg.HasField("public_card") else set())
                 assert msg.card == state.hands[seat] and not named & others
+                observed += 1
+    assert dealt >= 8 * seats * seats and observed  # every seat's copy of every private deal was looked at
 
 
 # ------------------------------------------------------------ a real bot process

@@ -48,6 +48,7 @@ def record_events(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [event for line in lines if line["type"] in ("setup", "decision") for event in line["events"]]
 
 
+@pytest.mark.slow
 def test_the_match_finishes_and_is_shown_as_the_maze_grows(played: tuple[str, Path, list[dict[str, Any]]]) -> None:
     out, _, lines = played
     footer = lines[-1]
@@ -74,6 +75,7 @@ def test_a_table_outside_three_to_ten_is_refused() -> None:
     assert result.exit_code == 2 and "3 to 10 seats" in result.output
 
 
+@pytest.mark.slow
 def test_the_record_replays_and_verifies(played: tuple[str, Path, list[dict[str, Any]]]) -> None:
     _, record, _ = played
     result = CliRunner().invoke(cli, ["replay", str(record), "--verify"], env=WIDE)
@@ -101,6 +103,7 @@ def busiest_map_user(lines: list[dict[str, Any]]) -> int:
     return max(range(SEATS), key=looks.count)
 
 
+@pytest.mark.slow
 def test_a_seat_view_never_runs_ahead_of_what_the_seat_knew(
         played: tuple[str, Path, list[dict[str, Any]]]) -> None:
     _, record, lines = played
@@ -143,6 +146,7 @@ def test_a_seat_view_never_runs_ahead_of_what_the_seat_knew(
     assert looks >= 1
 
 
+@pytest.mark.slow
 def test_the_roles_are_shown_to_every_seat_at_each_round_end(
         played: tuple[str, Path, list[dict[str, Any]]]) -> None:
     """S-6.2: at a round's end every dwarf card is revealed, in every seat's view."""

@@ -86,6 +86,7 @@ def test_memory_hog_hits_the_memory_limit(tmp_path: Path) -> None:
     assert status.max_rss_bytes < 256 * MiB
 
 
+@pytest.mark.slow
 def test_busy_loop_is_stopped_by_the_cpu_limit(tmp_path: Path) -> None:
     proc = hostile("busy_loop", tmp_path, Limits(cpu_seconds=1))
     proc.wait(120)
@@ -95,6 +96,7 @@ def test_busy_loop_is_stopped_by_the_cpu_limit(tmp_path: Path) -> None:
     assert "CPU time limit" in status.describe()
 
 
+@pytest.mark.slow
 def test_cpu_limit_counts_the_whole_tree(tmp_path: Path) -> None:
     """Four spinning processes share one budget: the tree is stopped when
     their CPU time together reaches it."""
@@ -223,6 +225,7 @@ def test_losing_the_supervisor_still_kills_everything(tmp_path: Path) -> None:
     assert not psutil.pid_exists(grandchild) or psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE
 
 
+@pytest.mark.slow
 def test_renew_turns_the_limits_into_per_match_budgets(tmp_path: Path) -> None:
     """A warm bot gets fresh CPU and wall budgets at each match start."""
     proc = hostile("busy_loop", tmp_path, Limits(cpu_seconds=1))

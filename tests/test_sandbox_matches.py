@@ -26,10 +26,10 @@ from typing import Any
 import psutil
 import pytest
 
-from ladder.store import Store
+from botsdk.contract import TimeControl
+from ladder.store.database import Store
 from referee.match import STRIKE_LIMIT, MatchResult, run_match
 from referee.process import BotProcess, start_bots
-from botsdk.contract import TimeControl
 from referee.records import MatchRecord, read_record
 from referee.replay import verify
 from referee.sandbox import Limits, MiB, SandboxPolicy, capabilities, leftovers
@@ -115,6 +115,7 @@ def forfeit(record: MatchRecord) -> dict[str, Any]:
     return only
 
 
+@pytest.mark.slow
 def test_fork_bomb_forfeits_and_every_fork_dies(hostile: Any, random_bots: list[BotProcess],
                                                 tmp_path: Path) -> None:
     bomb = hostile("fork_bomb", policy=SandboxPolicy(limits=Limits(max_processes=32)))
@@ -135,6 +136,7 @@ def test_memory_hog_crashes_on_its_limit_and_forfeits(hostile: Any, random_bots:
     assert_others_unaffected(result, record)
 
 
+@pytest.mark.slow
 def test_busy_loop_ignoring_deadlines_is_struck_out_and_killed(hostile: Any, random_bots: list[BotProcess],
                                                                tmp_path: Path) -> None:
     spinner = hostile("busy_loop")
@@ -266,6 +268,7 @@ def test_an_answer_of_another_match_is_malformed(hostile: Any, random_bots: list
     assert_others_unaffected(result, record)
 
 
+@pytest.mark.slow
 def test_a_warm_bot_gets_a_fresh_cpu_budget_at_each_match(hostile: Any, random_bots: list[BotProcess],
                                                           tmp_path: Path) -> None:
     """Each match costs the greedy bot about 1.2 s of CPU, under a budget of

@@ -2,7 +2,11 @@
 says (`make kits`), plays a real `referee play` match of every game through
 the command line without a strike or forfeit, passes `referee submit`, and
 keeps the start-up contract of docs/protocol.md (a stale socket file, the
-health service, the handshake, a clean exit on SIGTERM).
+health service, the handshake, a clean exit on SIGTERM). A copy of a kit's
+folder outside the repository builds and plays (issue 29: the JavaScript
+kit once copied its .proto files from ../../proto at `npm ci`): each kit
+carries its own copy of the protocol's .proto files, checked here against
+the repository's.
 
 Building needs the kits' toolchains (`make kit-packages`, as root); the
 session fixture runs `make kits`, which does nothing when they are built.
@@ -14,6 +18,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -31,8 +36,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee.cli.main import cli
 from referee.protocol.client import BotClient
 
+pytestmark = pytest.mark.slow  # the kits' bots built and played as processes
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+PROTO = ROOT / "proto"
 KITS = ("python", "javascript", "cpp")
 GAMES = ("gnadenlos", "saboteur", "leduc")
 OPPONENTS = {"gnadenlos": 2, "saboteur": 2, "leduc": 1}
@@ -126,3 +134,55 @@ def test_kit_keeps_the_start_up_contract(built: None, kit: str, socket_folder: P
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+KITS_WITH_PROTOS = ("javascript", "cpp")
+BUILD = {"javascript": ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+         "cpp": ["make", "-j2", "CXXFLAGS=-O0"]}
+"""Each kit's build as its README gives it (the C++ kit unoptimised: the
+copy is built to show that it builds, and -O0 halves the compile time)."""
+BUILT = {"javascript": ("node_modules",), "cpp": ("build", "bot")}
+"""What a build leaves in a kit's folder, which a copy starts without."""
+
+
+def imported_protos(name: str) -> set[str]:
+    """`name` and every .proto of the repository it imports, transitively
+    (the well-known google/protobuf/ ones come with protobuf itself)."""
+    found, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in found or current.startswith("google/protobuf/"):
+            continue
+        found.add(current)
+        todo += re.findall(r'^import "([^"]+)";', (PROTO / current).read_text(), re.M)
+    return found
+
+
+@pytest.mark.parametrize("kit", KITS_WITH_PROTOS)
+def test_kit_carries_the_repositorys_protos(kit: str) -> None:
+    """The kit's proto/ holds exactly what tournament.proto needs, byte for
+    byte as in the repository's proto/ (`make proto` copies them)."""
+    needed = imported_protos("tournament/v1/tournament.proto")
+    assert {"tournament/v1/tournament.proto", "leduc/v1/leduc.proto"} <= needed
+    folder = EXAMPLES / kit / "proto"
+    carried = {str(path.relative_to(folder)) for path in folder.rglob("*.proto")}
+    assert carried == needed, "run `make proto` to copy the repository's .proto files into the kits"
+    for name in sorted(needed):
+        assert (folder / name).read_bytes() == (PROTO / name).read_bytes(), f"{kit}/proto/{name}: run `make proto`"
+
+
+@pytest.mark.parametrize("kit", KITS_WITH_PROTOS)
+def test_a_copy_of_the_kit_builds_and_plays_outside_the_repository(built: None, kit: str, tmp_path: Path) -> None:
+    """The kit's README says to copy its folder: a copy in a folder of its
+    own, without what the repository's build left, builds with the README's
+    command and plays a match through `referee play --strict`."""
+    copy = tmp_path / f"my-{kit}-bot"
+    shutil.copytree(EXAMPLES / kit, copy, ignore=shutil.ignore_patterns(*BUILT[kit]))
+    assert not any((copy / name).exists() for name in BUILT[kit])
+    done = subprocess.run(BUILD[kit], cwd=copy, capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(BUILD[kit])} in a copy of the kit failed:\n{done.stdout}\n{done.stderr}"
+    result = CliRunner().invoke(cli, ["play", "--game", "leduc", "--bot", f"{copy}/", "--bot", "random",
+                                      "--seed", "5", "--strict", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["seats"][0]["name"] == kit_name(kit) and summary["decisions"] > 0

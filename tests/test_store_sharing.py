@@ -13,10 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ladder.store import Store
+from ladder.store.database import Store
 from ladder_support import add_bots
 
-OTHER_PROCESS = "import sys; from ladder.store import Store; Store(sys.argv[1], create=False).close()"
+OTHER_PROCESS = "import sys; from ladder.store.database import Store; Store(sys.argv[1], create=False).close()"
 
 
 def test_a_long_lived_store_sees_what_is_committed_while_others_open_and_close(tmp_path: Path) -> None:

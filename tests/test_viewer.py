@@ -76,6 +76,7 @@ def cards_by_step(data: dict[str, Any], view: int) -> list[set[int]]:
     return shown
 
 
+@pytest.mark.slow
 def test_a_seat_page_holds_only_what_that_seat_knew(gnadenlos_record: Path, tmp_path: Path) -> None:
     seat_page, whole_page = tmp_path / "seat1.html", tmp_path / "all.html"
     assert referee("view", str(gnadenlos_record), "--seat", "1", "--out", str(seat_page)).returncode == 0
@@ -111,6 +112,7 @@ def test_the_page_has_every_step_and_view_of_the_record(gnadenlos_record: Path, 
     assert data["seed"] == record.header["seed"] and data["result"] is not None
 
 
+@pytest.mark.slow
 def test_view_refuses_a_seat_the_match_did_not_have_and_a_file_that_is_no_record(
         gnadenlos_record: Path, tmp_path: Path) -> None:
     result = referee("view", str(gnadenlos_record), "--seat", "3", "--out", str(tmp_path / "x.html"))
@@ -123,6 +125,7 @@ def test_view_refuses_a_seat_the_match_did_not_have_and_a_file_that_is_no_record
 
 
 def test_every_installed_game_brings_its_drawing() -> None:
+    assert {"gnadenlos", "saboteur", "leduc"} <= set(plugins())  # the games are installed (entry points)
     for name, plugin in plugins().items():
         drawing = plugin.load("viewer")
         assert drawing is None or issubclass(drawing, GameDrawing), name

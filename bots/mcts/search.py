@@ -36,6 +36,7 @@ public API (`determinize`, `to_act`, `legal_actions`, `apply_unchecked`).
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 import random
@@ -162,7 +163,12 @@ class ISMCTS:
         """Search from `observation` for at most `iterations` iterations, until
         the `time.monotonic()` value `until`, and for at most `cpu_seconds` of
         this process's CPU time, whichever comes first (at least one
-        iteration). Returns one of `legal_actions`."""
+        iteration). Returns one of `legal_actions`.
+
+        The cycle collector is paused while the search runs: a search builds
+        a tree and throwaway states, none of them in reference cycles (they
+        are freed as they go), yet the collector's full passes over every
+        live object of the process took a tenth of its time."""
         if len(legal_actions) == 1:
             return legal_actions[0]
         if self.prepare is not None:
@@ -174,15 +180,21 @@ class ISMCTS:
         cpu_until = cpu_started + cpu_seconds if cpu_seconds is not None else None
         done = 0
         root_key: Hashable = seat
-        while True:
-            root_key = self._iterate(root, observation, seat)
-            done += 1
-            if iterations is not None and done >= iterations:
-                break
-            if until is not None and time.monotonic() >= until:
-                break
-            if cpu_until is not None and time.process_time() >= cpu_until:
-                break
+        collecting = gc.isenabled()
+        gc.disable()  # see below
+        try:
+            while True:
+                root_key = self._iterate(root, observation, seat)
+                done += 1
+                if iterations is not None and done >= iterations:
+                    break
+                if until is not None and time.monotonic() >= until:
+                    break
+                if cpu_until is not None and time.process_time() >= cpu_until:
+                    break
+        finally:
+            if collecting:
+                gc.enable()
         elapsed = time.monotonic() - started
         self.stats.total_cpu_seconds += time.process_time() - cpu_started
         self._record(done, elapsed, root)

@@ -2,7 +2,7 @@
 // (docs/protocol.md): a gRPC server of tournament.v1.Bot on a Unix socket,
 // with the standard health service and server reflection.
 //
-//   npm ci                       # dependencies and proto/ (a copy of ../../proto)
+//   npm ci                       # dependencies (node_modules/); proto/ is the protocol's .proto files
 //   node bot.js --socket /tmp/bot.sock
 'use strict';
 const fs = require('fs');

@@ -1,17 +1,24 @@
-"""The client side of `ladder.v1.Ladder`: `referee submit/bots/table/logs
---server ADDR` talk to a ladder service through this instead of a store.
+"""The client side of `ladder.v1.Ladder`: `referee submit/bots/table/logs/
+records/report --server ADDR` talk to a ladder service through this instead
+of a store.
 
 `Remote` turns each reply into what the local command works with (a
 `Submitted`, `BotRow`s, the standings' JSON object), so the command prints
 the same output either way, and every gRPC failure into one `RemoteError`
 line: the service's own refusal, or what to check when it cannot be
-reached. The token goes as "authorization: Bearer TOKEN" metadata; with
-`tls_ca` (or `tls`) the channel is TLS, verifying the service against that
-certificate (or the system's roots).
+reached. The token goes as "authorization: Bearer TOKEN" metadata.
+
+A token never leaves in clear for an address not provably this machine's
+(ladder/service/addresses.py): the channel is TLS, verifying the service
+against `tls_ca` or else the system's trust store, for every address but
+a loopback one and `unix:`. Plain text to another address is only had by
+asking for it by name (`insecure_plaintext`, `--insecure-plaintext`), and
+then the token stays home: such a channel reads, it cannot submit.
 """
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,15 +26,18 @@ from typing import Any
 import grpc
 
 from botsdk.pb.ladder.v1 import ladder_pb2, ladder_pb2_grpc
-from ladder.archive import pack
-from ladder.service.api import AUTH_HEADER, BEARER
-from ladder.store import BotRow
-from ladder.submission import Submitted
+from ladder.intake.archive import pack
+from ladder.intake.submission import Submitted
+from ladder.service.addresses import is_local
+from ladder.service.bearer import AUTH_HEADER, BEARER
+from ladder.store.database import BotRow
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
 CALL_TIMEOUT = 30.0
 """Seconds for a call that reads; a submission gets SUBMIT_TIMEOUT."""
 SUBMIT_TIMEOUT = 300.0
+PIECE = 1 << 20
+"""Bytes of the archive a SubmitStream message carries."""
 TOKEN_ENV = "REFEREE_TOKEN"
 
 
@@ -35,17 +45,32 @@ class RemoteError(Exception):
     """A call to the ladder service failed; the message says why (one line)."""
 
 
+def system_roots() -> bytes | None:
+    """The system's trust store (OpenSSL's default file, which
+    $SSL_CERT_FILE overrides); None when there is none: gRPC's own roots."""
+    cafile = ssl.get_default_verify_paths().cafile
+    try:
+        return Path(cafile).read_bytes() if cafile else None
+    except OSError:
+        return None
+
+
 class Remote:
-    """One ladder service, reached at `address`."""
+    """One ladder service, reached at `address`; see the module doc for
+    when the channel is TLS and when the token is sent."""
 
     def __init__(self, address: str, *, token: str | None = None, tls_ca: Path | None = None,
-                 tls: bool = False) -> None:
+                 tls: bool = False, insecure_plaintext: bool = False) -> None:
         self.address = address
-        self._metadata = ((AUTH_HEADER, BEARER + token),) if token else ()
         options = [("grpc.max_receive_message_length", -1), ("grpc.max_send_message_length", -1)]
-        if tls or tls_ca is not None:
+        local = is_local(address)
+        self.tls = tls or tls_ca is not None or not (local or insecure_plaintext)
+        self.withheld = token is not None and not (self.tls or local)
+        """A token was given but not sent: plain text to an address not known to be local."""
+        self._metadata = ((AUTH_HEADER, BEARER + token),) if token and not self.withheld else ()
+        if self.tls:
             try:
-                roots = tls_ca.read_bytes() if tls_ca is not None else None
+                roots = tls_ca.read_bytes() if tls_ca is not None else system_roots()
             except OSError as exc:
                 raise RemoteError(f"cannot read --tls-ca {tls_ca} ({exc.strerror})") from None
             self._channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(roots), options=options)
@@ -71,14 +96,19 @@ class Remote:
     def _error(self, exc: Any) -> RemoteError:
         code, details = exc.code(), exc.details() or ""
         if code == grpc.StatusCode.UNAVAILABLE:
-            return RemoteError(f"cannot reach the ladder service at {self.address} ({safe_line(details)}); is "
-                               "`referee serve` running there, and is the address (and --tls-ca) right?")
+            how = "TLS" if self.tls else "plain text"
+            hint = ("; a service on another machine is reached with TLS: give --tls-ca CERT if its certificate is "
+                    "not one the system trusts, or --insecure-plaintext for a service without TLS (no token is "
+                    "then sent)") if self.tls and not is_local(self.address) else ""
+            return RemoteError(f"cannot reach the ladder service at {self.address} over {how} ({safe_line(details)}); "
+                               f"is `referee serve` running there, and is the address right{hint}?")
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
             return RemoteError(f"the ladder service at {self.address} did not answer in time; try again")
-        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and "larger than max" in details:
-            return RemoteError(f"the bot's archive is larger than the ladder service accepts ({safe_line(details)}): "
-                               "leave data files, build outputs and caches out, or ask the operator to raise --max-mib")
-        return RemoteError(safe_line(details, MESSAGE_LIMIT) or f"the ladder service failed ({code.name})")
+        message = safe_line(details, MESSAGE_LIMIT) or f"the ladder service failed ({code.name})"
+        if code == grpc.StatusCode.UNAUTHENTICATED and self.withheld:
+            message += (" (your token was not sent: --insecure-plaintext never sends one; reach the service with "
+                        "TLS to submit)")
+        return RemoteError(message)
 
     # -- calls ----------------------------------------------------------------
 
@@ -91,11 +121,12 @@ class Remote:
             archive = pack(path)
         except OSError as exc:
             raise RemoteError(f"cannot pack {path} ({exc}); check that you may read every file of it") from None
-        reply = self._call("Submit", ladder_pb2.SubmitRequest(
-            archive=archive, single_file=not path.is_dir(), name=name or "", version=version or "",
-            games=list(games), startup_timeout=startup_timeout, move_time=move_time, shown_path=str(path),
-            variants=list(variants),
-        ), timeout=SUBMIT_TIMEOUT)
+        request = ladder_pb2.SubmitRequest(
+            single_file=not path.is_dir(), name=name or "", version=version or "", games=list(games),
+            startup_timeout=startup_timeout, move_time=move_time, shown_path=str(path), variants=list(variants))
+        pieces = [ladder_pb2.SubmitPiece(request=request)] + [
+            ladder_pb2.SubmitPiece(archive=archive[start:start + PIECE]) for start in range(0, len(archive), PIECE)]
+        reply = self._call("SubmitStream", iter(pieces), timeout=SUBMIT_TIMEOUT)
         return Submitted(bot_id=-1, name=reply.name, version=reply.version, content_hash=reply.content_hash,
                          new=reply.new, games=tuple(reply.games), twins=tuple(reply.twins),
                          variants=tuple(reply.variants))
@@ -120,13 +151,13 @@ class Remote:
             text=text, width=width, color=color, variant=variant or {}))
 
     def rating_history(self, game: str, variant: dict[str, str] | None = None) -> dict[int, list[dict[str, Any]]]:
-        """Per bot id, its rating after each match of the rule set (`ladder.report.history_points`'s form)."""
+        """Per bot id, its rating after each match of the rule set (`ladder.reporting.report.history_points`'s form)."""
         reply = self._call("RatingHistory", ladder_pb2.RatingHistoryRequest(game=game, variant=variant or {}))
         return {bot.bot_id: [{"match": p.match, "mu": p.mu, "sigma": p.sigma} for p in bot.points]
                 for bot in reply.bots}
 
     def recent_matches(self, game: str, limit: int, variant: dict[str, str] | None = None) -> list[dict[str, Any]]:
-        """The rule set's latest matches, newest first (`ladder.report.recent_matches`'s form)."""
+        """The rule set's latest matches, newest first (`ladder.reporting.report.recent_matches`'s form)."""
         reply = self._call("RecentMatches", ladder_pb2.RecentMatchesRequest(game=game, limit=limit,
                                                                             variant=variant or {}))
         return [{
@@ -143,6 +174,18 @@ class Remote:
     def logs(self, name: str, version: str | None, lines: int, game: str) -> Any:
         return self._call("BotLogs", ladder_pb2.BotLogsRequest(name=name, version=version or "", lines=lines,
                                                                game=game))
+
+    def records(self, name: str, *, version: str | None = None, game: str = "", limit: int = 0) -> Iterator[Any]:
+        """The BotRecordsItems of `name`'s revealable records, as they come."""
+        stream = self._stub.BotRecords(ladder_pb2.BotRecordsRequest(name=name, version=version or "", game=game,
+                                                                    limit=limit),
+                                       metadata=self._metadata, timeout=SUBMIT_TIMEOUT)
+        try:
+            yield from stream
+        except grpc.RpcError as exc:
+            raise self._error(exc) from None
+        finally:
+            stream.cancel()
 
     def watch(self, variant: dict[str, str] | None = None) -> Iterator[Any]:
         """The live events (LadderEvent) of the rule set until the caller stops reading."""

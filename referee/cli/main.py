@@ -1,54 +1,52 @@
 """Entry point of the `referee` command.
 
-Commands are loaded lazily from `COMMANDS`, so `referee simulate` does not pay
-for importing gRPC and `referee --help` stays fast. The ladder's commands live
-in the ladder package (the layer above the referee); this table is the one
-place that composes the layers into one program.
+The commands are declared in referee/cli/commands.py: the referee's own,
+and those other distributions add through the `bot_referee.commands` entry
+point group of their metadata (the ladder's: ladder/cli/commands.py), as
+games are added through `bot_referee.games`. So the referee composes the
+program without naming the layers above it.
+
+A command's module is imported only when that command runs or shows its
+own help: `referee --help` imports none of them (together they import
+gRPC, Dask and NumPy: docs/benchmarks.md, "Cold start"), and `referee
+simulate` nothing of the ladder. Within a command's module, imports stand
+at its top.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 
 import click
 
-COMMANDS: dict[str, str] = {
-    "simulate": "referee.cli.simulate:simulate",
-    "play": "referee.cli.play:play",
-    "replay": "referee.cli.replay:replay",
-    "verify": "referee.cli.verify:verify",
-    "exploitability": "referee.cli.exploitability:exploitability",
-    "view": "referee.cli.view:view",
-    "report": "ladder.report_cli:report",
-    "submit": "ladder.cli:submit",
-    "retire": "ladder.cli:retire",
-    "check": "ladder.check_cli:check",
-    "bots": "ladder.cli:bots",
-    "ladder": "ladder.cli:ladder",
-    "table": "ladder.cli:table",
-    "ladder-audit": "ladder.audit_cli:ladder_audit",
-    "logs": "ladder.cli:logs",
-    "serve": "ladder.service.cli:serve",
-    "token": "ladder.service.cli:token",
-}
-"""Command name -> "module:attribute" of its click command."""
+from referee.cli.commands import COMMANDS, command_specs
+from referee.untrusted import configure_logging
 
 
 class LazyGroup(click.Group):
-    """A click group that imports a command's module only when it is used."""
+    """A click group that imports a command's module only when it is used,
+    and lists the commands from their declarations."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return sorted(command_specs())
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
-            return None
-        module_name, attribute = target.split(":")
-        command = getattr(importlib.import_module(module_name), attribute)
-        assert isinstance(command, click.Command)
-        return command
+        own = [spec for spec in COMMANDS if spec.name == cmd_name]  # the referee's own need no entry point scan
+        spec = own[0] if own else command_specs().get(cmd_name)
+        return spec.load() if spec is not None else None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their summaries, as click lists them, from the
+        declarations alone (click's own would import every command)."""
+        specs = command_specs()
+        if not specs:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in specs)
+        # a bare Command with the summary as its help shortens it exactly as click would the command's
+        rows = [(name, click.Command(name, help=specs[name].summary).get_short_help_str(limit))
+                for name in sorted(specs)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -59,8 +57,6 @@ def cli(verbose: int) -> None:
 
     Run `referee COMMAND --help` for each command's options.
     """
-    from referee.untrusted import configure_logging
-
     configure_logging(logging.WARNING - 10 * min(verbose, 2))  # log lines quote bots: escaped
 
 

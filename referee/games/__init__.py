@@ -5,7 +5,14 @@ harness needs from it in a `GamePlugin`, found through the
 `bot_referee.games` entry points (`referee.games.plugin`). `load_game(name)`
 finds a game by name; `referee.games.base` holds the game-neutral interface
 every engine implements (documented in docs/engine.md).
+
+The engines run compiled when the package's build compiled them, else from
+their sources; `native.select()` decides before any engine module loads.
 """
+
+from referee.games import native
+
+native.select()  # before the first engine module
 
 from referee.games.base import (
     Action,

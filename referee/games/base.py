@@ -20,14 +20,32 @@ a known card as itself and an unknown one only as a face-down card in its zone;
 from __future__ import annotations
 
 import abc
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
+
+from mypy_extensions import mypyc_attr
+
+from referee.games.chance import ChanceStream, derive_seed
+from referee.games.plugin import load_game
+
+__all__ = [
+    "JSON", "Action", "ChanceStream", "Event", "EventLog", "Game", "IllegalActionError", "InvalidActionError", "Observation",
+    "Outcome", "Seat", "State", "audiences", "derive_seed", "fields_reduce", "parse_variant", "ranks_from_keys",
+]
 
 Seat = int
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, float, bool or None)."""
+
+
+def fields_reduce(value: Any) -> tuple[Any, ...]:
+    """How a frozen dataclass pickles: its class and its fields. Compiled,
+    the default (a bare instance, then its fields set one by one) meets the
+    frozen class's refusal to set them."""
+    return value.__class__, tuple([getattr(value, field.name) for field in dataclasses.fields(value)])
 
 
 class InvalidActionError(ValueError):
@@ -41,18 +59,25 @@ class IllegalActionError(ValueError):
     """
 
 
-class Action(abc.ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Action:
     """A decision: a small, frozen, hashable value (each game's are dataclasses).
 
     `str(action)` is a short text that the game's `parse_action` reads back.
     """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if dataclasses.is_dataclass(self):
+            return fields_reduce(self)
+        reduced = object.__reduce__(self)
+        assert isinstance(reduced, tuple)
+        return reduced
 
     @abc.abstractmethod
     def to_json(self) -> JSON:
         """The action as a JSON object with a "type" key."""
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, and who may see it.
 
@@ -60,11 +85,32 @@ class Event:
     the referee's record only (e.g. a shuffle's result). A happening that
     different seats see differently is emitted as several events, one per
     audience, each carrying only what its audience may know.
+
+    A read-only value (its attributes are Final; compiled, assigning one
+    raises AttributeError), equal to another of the same data. Written out
+    rather than as a frozen dataclass: a simulation builds hundreds a match,
+    and the dataclass's generated __init__ cost ten times this one compiled.
     """
 
-    kind: str
-    data: Mapping[str, JSON]
-    visible_to: frozenset[Seat]
+    __slots__ = ("kind", "data", "visible_to")
+
+    def __init__(self, kind: str, data: Mapping[str, JSON], visible_to: frozenset[Seat]) -> None:
+        self.kind: Final = kind
+        self.data: Final = data
+        self.visible_to: Final = visible_to
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return self.kind == other.kind and self.data == other.data and self.visible_to == other.visible_to
+
+    __hash__ = None  # type: ignore[assignment]  # its data is a dict
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, data={self.data!r}, visible_to={self.visible_to!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Event, (self.kind, self.data, self.visible_to)
 
     def to_json(self) -> JSON:
         return {"kind": self.kind, "data": dict(self.data), "visible_to": sorted(self.visible_to)}
@@ -72,6 +118,58 @@ class Event:
     @classmethod
     def from_json(cls, obj: JSON) -> "Event":
         return cls(obj["kind"], obj["data"], frozenset(obj["visible_to"]))
+
+
+_AUDIENCES: dict[int, tuple[frozenset[Seat], ...]] = {}
+
+
+def audiences(seats: int) -> tuple[frozenset[Seat], ...]:
+    """The set of seats of every bitmask over `seats` seats (bit s: seat s),
+    built once per table size: engines name an audience by its bitmask and
+    hand out these shared sets, from `to_act()` and in events."""
+    table = _AUDIENCES.get(seats)
+    if table is None:
+        table = _AUDIENCES[seats] = tuple(
+            frozenset([s for s in range(seats) if mask >> s & 1]) for mask in range(1 << seats)
+        )
+    return table
+
+
+class EventLog:
+    """Where a state records the events of the step being applied.
+
+    `State.apply` wants every event, `apply_unchecked` none: a state sets
+    `events` to a list, or to None, for the length of one step, and its rules
+    call `add` and `split` either way (a call site whose event data takes
+    work to build tests `recording` first). Audiences are bitmasks of seats
+    (0: the record only).
+    """
+
+    __slots__ = ("audiences", "everyone", "events")
+
+    def __init__(self, seats: int) -> None:
+        self.audiences = audiences(seats)
+        self.everyone = (1 << seats) - 1
+        self.events: list[Event] | None = None
+
+    @property
+    def recording(self) -> bool:
+        return self.events is not None
+
+    def add(self, kind: str, audience: int, data: dict[str, JSON]) -> None:
+        """An event for the seats in the `audience` bitmask."""
+        if self.events is not None:
+            self.events.append(Event(kind, data, self.audiences[audience]))
+
+    def split(self, kind: str, knowers: int, secret: dict[str, JSON], public: dict[str, JSON]) -> None:
+        """A happening seen two ways: with its secret part by the seats that
+        know it, without it by everyone else (if anyone)."""
+        if self.events is None:
+            return
+        self.events.append(Event(kind, {**public, **secret}, self.audiences[knowers]))
+        others = self.everyone & ~knowers
+        if others:
+            self.events.append(Event(kind, public, self.audiences[others]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +183,9 @@ class Outcome:
     ranks: tuple[int, ...]
     detail: str = ""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
+
     def winners(self) -> frozenset[Seat]:
         return frozenset(s for s, r in enumerate(self.ranks) if r == 0)
 
@@ -92,7 +193,8 @@ class Outcome:
         return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail}
 
 
-class Observation(abc.ABC):
+@mypyc_attr(native_class=False)  # a plain class: a subclass dataclass declares `seat` as a field of its own
+class Observation:
     """What one seat may know: its information set, built from scratch.
 
     Two states that look the same to a seat give equal observations, and an
@@ -107,7 +209,8 @@ class Observation(abc.ABC):
         """The observation as JSON (the form documented in docs/engine.md)."""
 
 
-class State(abc.ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State:
     """One position of a match. Mutable; `clone()` before exploring."""
 
     game: ClassVar["Game"]
@@ -179,8 +282,14 @@ class State(abc.ABC):
         from this one, built only from the seat's observation."""
         return self.game.determinize(self.observe(seat), rng)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game's name and its JSON, which restores it exactly
+        (the conformance suite checks the round trip)."""
+        return restore_state, (self.game.name, self.to_json())
 
-class Game(abc.ABC):
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Game:
     """An immutable rule set and the factory of its states.
 
     The base class owns the checks and the bookkeeping; a game implements
@@ -300,63 +409,9 @@ class Game(abc.ABC):
     def _determinize(self, observation: Any, rng: random.Random) -> State: ...
 
 
-_MASK64 = (1 << 64) - 1
-
-
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
-
-
-def derive_seed(seed: int, stream: str) -> int:
-    """A 64-bit seed for the named chance stream of a match seed.
-
-    Uses a fixed string hash (not Python's randomised `hash`) so that the same
-    seed gives the same streams in every process.
-    """
-    h = seed & _MASK64
-    for ch in stream.encode():
-        h = _splitmix64(h ^ ch)
-    return h
-
-
-@dataclass(slots=True)
-class ChanceStream:
-    """A counter-based random stream: the n-th draw depends only on (seed, n).
-
-    Cloning copies two integers, and a stream drawn from a fixed seed gives the
-    same outcomes whatever other streams did.
-    """
-
-    seed: int
-    counter: int = 0
-
-    def next64(self) -> int:
-        self.counter += 1
-        return _splitmix64(self.seed ^ _splitmix64(self.counter))
-
-    def below(self, n: int) -> int:
-        """A uniform integer in [0, n) (bias below 2**-50 for small n)."""
-        return (self.next64() * n) >> 64
-
-    def shuffle(self, items: list[Any]) -> None:
-        """Fisher–Yates shuffle in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
-    def copy(self) -> "ChanceStream":
-        return ChanceStream(self.seed, self.counter)
-
-    def to_json(self) -> JSON:
-        return [self.seed, self.counter]
-
-    @classmethod
-    def from_json(cls, obj: JSON) -> "ChanceStream":
-        seed, counter = obj
-        return cls(int(seed), int(counter))
+def restore_state(game: str, obj: JSON) -> State:
+    """A pickled state back (`State.__reduce__`)."""
+    return load_game(game).state_from_json(obj)
 
 
 def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:

@@ -16,9 +16,14 @@ decision, the contract of `referee.games.base`:
 - a state round-trips through JSON and the restored state plays on
   identically; `clone()` is independent of its original;
 - the same seed and the same decisions give the same trajectory;
+- recording events changes nothing: `new_state_with_events` deals what
+  `new_state` deals, and `apply_unchecked` leaves the state `apply` leaves
+  (the engines build event data only when asked, base.EventLog);
 - a seat's observation is identical for every determinization of it
   (OpenSpiel's ISMCTS asserts the same of its information-state keys), and it
-  round-trips through JSON;
+  round-trips through JSON; a determinization is a function of the
+  generator's state (the same draws give the same state, so a seeded search
+  is reproducible);
 - events are tagged only to real seats, and nothing sent to a seat carries
   the match seed (when the seed is large enough to be recognisable);
 - `outcome()` raises before the end and is a valid ranking with ties at the end.
@@ -160,6 +165,7 @@ def _check_match(
     rng = random.Random(where.seed)
     state = game.new_state(where.seats, where.seed, where.variant)
     _check_not_over(state, where)
+    _check_setup_events(game, state, where)
     trajectory: list[Decision] = []
     all_events: list[Event] = []
     checkpoints: list[tuple[int, JSON]] = []
@@ -185,6 +191,7 @@ def _check_match(
             checkpoints.append((step, _json_round_trip(game, state, where, step)))
         elif step % 5 == 0:
             _json_round_trip(game, state, where, step)
+        _check_unchecked_apply(state, decision, where, step)
         events = _apply_checked_clone(state, decision, where, step)
         _check_events(events, where, step)
         all_events.extend(events)
@@ -210,6 +217,24 @@ def _check_not_over(state: State, where: _Where) -> None:
     except ValueError:
         return
     raise where.fail(0, "outcome() must raise ValueError before the end")
+
+
+def _check_setup_events(game: Game, state: State, where: _Where) -> None:
+    """Dealing with the setup's events recorded deals the same match, and
+    tells them only to real seats."""
+    recorded, events = game.new_state_with_events(where.seats, where.seed, where.variant)
+    if _json_text(recorded.to_json()) != _json_text(state.to_json()):
+        raise where.fail(0, "new_state_with_events deals another match than new_state")
+    _check_events(events, where, 0)
+
+
+def _check_unchecked_apply(state: State, decision: Decision, where: _Where, step: int) -> None:
+    """apply_unchecked (no events) leaves the state apply leaves."""
+    checked, unchecked = state.clone(), state.clone()
+    checked.apply(decision)
+    unchecked.apply_unchecked(decision)
+    if _json_text(unchecked.to_json()) != _json_text(checked.to_json()):
+        raise where.fail(step, "apply_unchecked leaves another state than apply: recording events changed the rules")
 
 
 def _check_choices(state: State, where: _Where, step: int, when: str = "") -> None:
@@ -335,6 +360,10 @@ def _check_observation(
         raise where.fail(step, f"the observation of seat {seat} carries the match seed")
     if game.observation_from_json(json.loads(text)) != observation:
         raise where.fail(step, f"observation_from_json(to_json()) of seat {seat} differs")
+    draws = rng.getrandbits(64)
+    twins = [game.determinize(observation, random.Random(draws)) for _ in range(2)]
+    if _json_text(twins[0].to_json()) != _json_text(twins[1].to_json()):
+        raise where.fail(step, f"two determinizations of seat {seat}'s observation from the same draws differ")
     for _ in range(count):
         world = game.determinize(observation, random.Random(rng.getrandbits(64)))
         if world.observe(seat) != observation:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from referee.games.base import Action, Event, Observation, Seat, State
 
 RolloutPolicy = Callable[[State, Seat, tuple[Any, ...], random.Random], Any]
@@ -36,7 +38,8 @@ SeatKey = Callable[[State, Seat], Hashable]
 (its hidden role): it keeps separate statistics per value."""
 
 
-class Player(abc.ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Player:
     """The heuristic playing one seat through one match. It may keep what
     its seat was told along the way (Saboteur's suspicion scores)."""
 
@@ -69,7 +72,8 @@ class SearchKit:
     kit up to date with what the player inferred."""
 
 
-class Strategy(abc.ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Strategy:
     """A game's knowledge for the built-in bots."""
 
     rollout_depth: int

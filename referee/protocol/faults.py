@@ -59,6 +59,11 @@ class BotStartFailed(BotFault):
     reason = "startup"
 
 
+class BotExitedAtStart(BotStartFailed):
+    """The bot's process ended before it listened on its socket: its own
+    output says why (a file or module it did not find, an exception)."""
+
+
 class StaleAnswer(BotFault):
     """An answer to an earlier request. Never raised by `BotClient`, which
     discards such answers; the code exists for records that count them."""

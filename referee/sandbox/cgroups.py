@@ -215,6 +215,19 @@ class TreeGroup:
         text = _read(self._file(name))
         return int(text) if text and text.isdigit() else 0
 
+    def oom_kills(self) -> int | None:
+        """How many of the group's processes the kernel's OOM killer ended
+        for passing the group's memory limit (0 if the kernel does not
+        say); None once the group is removed."""
+        path = self._file("memory.events" if self.version == "v2" else "memory.oom_control")
+        if not os.path.isdir(os.path.dirname(path)):
+            return None
+        for line in _lines(path):
+            key, _sep, value = line.partition(" ")
+            if key == "oom_kill" and value.isdigit():
+                return int(value)
+        return 0
+
     def pids(self) -> list[int]:
         """Every process in the group now."""
         found: set[int] = set()

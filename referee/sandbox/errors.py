@@ -42,6 +42,9 @@ class ExitStatus:
     cpu_seconds: float
     max_rss_bytes: int
     log_truncated: bool
+    oom_kills: int = 0
+    """Processes of its tree the kernel's OOM killer ended (its group's
+    memory limit), read before the group was removed."""
 
     def describe(self) -> str:
         """One line for a record or a forfeit message."""

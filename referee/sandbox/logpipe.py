@@ -107,6 +107,28 @@ class CappedLog:
         return not self._thread.is_alive()
 
 
+def append_note(path: Path, text: str) -> None:
+    """Add the referee's `text` to a bot's log as a line of its own,
+    "[referee: text]", under the log's lock: what the bot could not write
+    itself (it ran out of memory), where its author reads its output."""
+    out = _open_private_log(path)
+    try:
+        fcntl.flock(out, fcntl.LOCK_EX)
+        start = "" if _ends_a_line(path, os.fstat(out).st_size) else "\n"  # the bot's last line may be unfinished
+        _write_all(out, f"{start}[referee: {text}]\n".encode())
+    finally:
+        os.close(out)  # releases the lock
+
+
+def _ends_a_line(path: Path, size: int) -> bool:
+    """Whether the log's first `size` bytes are empty or end with a line break."""
+    if size == 0:
+        return True
+    with open(path, "rb") as log:
+        log.seek(size - 1)
+        return log.read(1) == b"\n"
+
+
 def _open_private_log(path: Path) -> int:
     """`path` opened for appending, created 0600 in 0700 folders if new: authors
     read logs through the referee, bots never. A log an older version left

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.sandbox import messages
 from referee.sandbox.errors import ExitStatus, PeerCredentials, PeerMismatch, SpawnFailed
-from referee.sandbox.logpipe import CappedLog, read_tail
+from referee.sandbox.logpipe import CappedLog, append_note, read_tail
 from referee.sandbox.proctable import Table, proc_table
 from referee.sandbox.registry import register
 
@@ -153,6 +153,10 @@ class SandboxedProcess:
         """The last `limit` bytes of the bot's log."""
         return read_tail(self.log_path, limit)
 
+    def note(self, text: str) -> None:
+        """Add the referee's `text` to the bot's log, as "[referee: text]"."""
+        append_note(self.log_path, text)
+
     def renew(self) -> None:
         """Give a warm bot fresh budgets from now: `cpu_seconds` of CPU for
         its whole tree and `wall_seconds` of life. Call it at each match
@@ -212,6 +216,28 @@ class SandboxedProcess:
                 if pid != self.supervisor_pid and (pid in in_group or sid == self.supervisor_pid
                                                    or (self.uid is not None and owner == self.uid)
                                                    or self._descends(pid, table))]
+
+    def address_space_peak(self) -> int:
+        """The largest address space (VmPeak, bytes) any live process of
+        this sandbox has had: near the per-process limit (RLIMIT_AS) when an
+        allocation failed. 0 once none is left."""
+        return max((_vm_peak(pid) for pid in self.members()), default=0)
+
+    def oom_kills(self) -> int:
+        """How many of its processes the kernel's OOM killer ended for
+        passing the tree's memory limit: so far while it runs, in the end
+        once it has ended (its supervisor removes its group then)."""
+        status = self.exit_status
+        if status is None and self.sandbox.group is not None:
+            counted = self.sandbox.group.oom_kills()
+            if counted is not None:
+                return counted
+            try:  # its supervisor has just removed the group: the count comes with its exit report
+                self.wait(KILL_TIMEOUT)
+            except TimeoutError:
+                return 0
+            status = self.exit_status
+        return status.oom_kills if status is not None else 0
 
     # ------------------------------------------------------------ peers
 
@@ -324,7 +350,7 @@ class SandboxedProcess:
             reason = "file_size_limit" if -code == signal.SIGXFSZ else "signal"
         return ExitStatus(returncode=code, reason=reason, cpu_seconds=cpu,
                           max_rss_bytes=int(event.get("max_rss_bytes", 0)),
-                          log_truncated=self._log.truncated)
+                          log_truncated=self._log.truncated, oom_kills=int(event.get("oom_kills", 0)))
 
     def _lost(self) -> ExitStatus:
         code = self._supervisor.poll()
@@ -344,6 +370,18 @@ class SandboxedProcess:
             time.sleep(0.01)
         if left:
             log.error("sandbox %s: processes %s survived SIGKILL", self.name, left)
+
+
+def _vm_peak(pid: int) -> int:
+    """A process's peak address space in bytes (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmPeak:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _config(sandbox: Sandbox, jail_argv: list[str], status_fd: int, control_fd: int) -> dict[str, object]:

@@ -271,6 +271,7 @@ class Supervisor:
             "returncode": returncode,
             "cpu_seconds": self.group.cpu_seconds() if self.group is not None else usage.ru_utime + usage.ru_stime,
             "max_rss_bytes": peak or usage.ru_maxrss * 1024,
+            "oom_kills": (self.group.oom_kills() or 0) if self.group is not None else 0,  # the group goes with cleanup()
         }
 
     def _drain_log(self, log_r: int) -> None:

@@ -143,6 +143,10 @@ class Seat(abc.ABC):
     reads_state: bool = False
     """True only for a `TrustedSeat` (a plain attribute: the loop reads it
     per match, where an ABC's isinstance costs more than a Leduc decision)."""
+    time_control: TimeControl | None = None
+    """The seat's own clock (a person's minutes), or None for the match's.
+    A bot is never told another seat's allowance, and never gets a
+    person's: each seat's MatchStart carries its own."""
 
     @property
     @abc.abstractmethod

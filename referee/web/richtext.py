@@ -52,3 +52,18 @@ def style_colour(style: str) -> str:
     if colour is None:
         raise ValueError(f"style {style!r} has no colour")
     return colour.get_truecolor(THEME).hex
+
+
+def text_runs(text: Text) -> list[list[str]]:
+    """`text` as [characters, css] runs, for a page that writes each run as
+    a text node (never as HTML): what the seat page does with event lines."""
+    runs: list[list[str]] = []
+    for segment in text.render(_CONSOLE, end=""):
+        if segment.control or not segment.text:
+            continue
+        css = _css(segment.style) if segment.style else ""
+        if runs and runs[-1][1] == css:
+            runs[-1][0] += segment.text
+        else:
+            runs.append([segment.text, css])
+    return runs

@@ -229,3 +229,48 @@ def action_from_json(obj: Any) -> GnadenlosAction:
     except (KeyError, TypeError, ValueError) as exc:
         raise InvalidActionError(f"malformed action {obj!r}: {exc}") from None
     raise InvalidActionError(f"unknown action type in {obj!r}")
+
+
+# ------------------------------------------------------------ shared values
+# Actions are frozen values, so the engine hands out the same objects again
+# rather than building new ones for every legal-action list (issue 30: most
+# of a playout was allocation). Past the tables' ranges (a larger market or
+# purse than the rules allow) a fresh value is built.
+
+TAKES: tuple[tuple[Take, ...], ...] = tuple(tuple(Take(r, c) for c in range(8)) for r in range(16))
+REFILLS: tuple[Refill, ...] = tuple(Refill(c) for c in range(8))
+BUYS: tuple[Buy, ...] = tuple(Buy(k) for k in range(16))
+FINAL_BUYS: tuple[FinalBuy, ...] = tuple(FinalBuy(k) for k in range(16))
+ORDERS: tuple[Order, ...] = tuple(Order(c) for c in range(64))
+BID_POSITIONS: tuple[BidPosition, BidPosition] = (BidPosition(True), BidPosition(False))
+_PICKS: dict[tuple[int, ...], Pick] = {}
+
+
+def take(row: int, col: int) -> Take:
+    return TAKES[row][col] if row < len(TAKES) and col < len(TAKES[row]) else Take(row, col)
+
+
+def refill(col: int) -> Refill:
+    return REFILLS[col] if col < len(REFILLS) else Refill(col)
+
+
+def buys(most: int) -> tuple[Buy, ...]:
+    """Buy(0) to Buy(most)."""
+    return BUYS[: most + 1] if most < len(BUYS) else tuple(Buy(k) for k in range(most + 1))
+
+
+def final_buys(most: int) -> tuple[FinalBuy, ...]:
+    """FinalBuy(0) to FinalBuy(most)."""
+    return FINAL_BUYS[: most + 1] if most < len(FINAL_BUYS) else tuple(FinalBuy(k) for k in range(most + 1))
+
+
+def order(card: int) -> Order:
+    return ORDERS[card] if card < len(ORDERS) else Order(card)
+
+
+def pick(cards: tuple[int, ...]) -> Pick:
+    """The pick of this lot (a card, or a pair in the advanced setup)."""
+    found = _PICKS.get(cards)
+    if found is None:
+        found = _PICKS[cards] = Pick(cards)
+    return found

@@ -129,6 +129,16 @@ RATINGS: dict[str, tuple[int, ...]] = {
 }
 """Ratings by kind, indexed by adventurer id (the hot path reads these)."""
 
+EVENT_RATING: tuple[str, ...] = tuple(card.rating for card in EventCard)
+"""EventCard.rating by event number: the hot paths read these tables, not the
+enum (building an EventCard from an int runs the enum's Python code)."""
+EVENT_RATINGS: tuple[tuple[int, ...], ...] = tuple(RATINGS[card.rating] for card in EventCard)
+"""The ratings an event compares (G-5.5), by event number, indexed by adventurer id."""
+GOLD_REWARDS: tuple[tuple[int, int], ...] = tuple(
+    card.gold_rewards if card.rating == "gold" else (0, 0) for card in EventCard
+)
+"""EventCard.gold_rewards by event number ((0, 0) for the other events)."""
+
 COLOUR_NAMES = ("red", "green", "blue", "yellow")
 
 

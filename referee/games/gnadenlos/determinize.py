@@ -19,7 +19,6 @@ from the match seed, which no observation carries.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from referee.games.base import ChanceStream, derive_seed
 from referee.games.gnadenlos import market as mk
@@ -52,7 +51,10 @@ def determinize(obs: GnadenlosObservation, rng: random.Random, cfg: GnadenlosCon
     state.rng_die = ChanceStream(derive_seed(seed, "die"))
     _deal_adventurers(state, obs, rng)
     _deal_ious(state, obs, rng)
-    state.event_deck = sorted((Counter[int](EVENT_DECK) - Counter(obs.event_revealed)).elements())
+    state.event_deck = sorted(EVENT_DECK)
+    for card in obs.event_revealed:
+        if card in state.event_deck:
+            state.event_deck.remove(card)
     rng.shuffle(state.event_deck)
     if len(state.event_deck) != obs.event_deck_count:
         raise ValueError("inconsistent observation: event deck count")
@@ -61,7 +63,7 @@ def determinize(obs: GnadenlosObservation, rng: random.Random, cfg: GnadenlosCon
 
 def _copy_public(state: GnadenlosState, obs: GnadenlosObservation, cfg: GnadenlosConfig) -> None:
     state.cfg = cfg
-    state.n = obs.num_seats
+    state.set_seats(obs.num_seats)
     state.advanced = obs.advanced
     state.opt_out_variant = obs.opt_out_variant
     state.opt_out_soft, state.single_auction = obs.opt_out_soft, obs.single_auction
@@ -141,52 +143,96 @@ def _deal_adventurers(state: GnadenlosState, obs: GnadenlosObservation, rng: ran
     rng.shuffle(state.adv_deck)
 
 
+VALUES = 5
+"""IOU values are 0 to 4 (G-1): an identity's code is colour * VALUES + value,
+so codes ascend as identities do."""
+IDENTITIES: tuple[Iou, ...] = tuple((colour, value) for colour in range(4) for value in range(VALUES))
+_POOLS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _pools(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per identity code, the IOU instances of that identity at `n` seats, ascending."""
+    found = _POOLS.get(n)
+    if found is None:
+        pools: list[list[int]] = [[] for _ in IDENTITIES]
+        for card in range(n * IOUS_PER_COLOUR):
+            pools[IOU_COLOUR[card] * VALUES + IOU_VALUE[card]].append(card)
+        found = _POOLS[n] = tuple(tuple(cards) for cards in pools)
+    return found
+
+
+def _code(identity: Iou, n: int) -> int:
+    colour, value = identity
+    if not (0 <= colour < n and 0 <= value < VALUES):
+        raise ValueError(f"inconsistent observation: no IOU {list(identity)}")
+    return colour * VALUES + value
+
+
 def _deal_ious(state: GnadenlosState, obs: GnadenlosObservation, rng: random.Random) -> None:
+    """The IOUs (G-1) by identity: the seen ones where they were seen, the
+    unseen ones shuffled over the hidden places (counted per identity code in
+    lists: Counter arithmetic was a third of a determinization)."""
     n = obs.num_seats
     everyone = (1 << n) - 1
-    pools: dict[Iou, list[int]] = {}
-    for card in range(n * IOUS_PER_COLOUR):
-        pools.setdefault((IOU_COLOUR[card], IOU_VALUE[card]), []).append(card)
-    seen: Counter[Iou] = Counter()
+    template = _pools(n)
+    pools = [list(cards) for cards in template]
+    seen = [0] * len(IDENTITIES)
     for hand in obs.iou_hands:
-        seen.update(hand.known)
+        for identity in hand.known:
+            seen[_code(identity, n)] += 1
     for bid in obs.bids:
-        seen.update(bid or ())
-    seen.update(s for row in obs.market for s in row if isinstance(s, tuple))
-    universe = Counter({identity: len(cards) for identity, cards in pools.items()})
-    if seen - universe:
-        raise ValueError("inconsistent observation: more IOUs seen than exist")
-    unseen = sorted((universe - seen).elements())
-    hidden_slots = sum(1 for row in obs.market for s in row if s == HIDDEN)
+        for identity in bid or ():
+            seen[_code(identity, n)] += 1
+    hidden_slots = 0
+    for row in obs.market:
+        for slot in row:
+            if isinstance(slot, tuple):
+                seen[_code(slot, n)] += 1
+            elif slot == HIDDEN:
+                hidden_slots += 1
+    unseen: list[Iou] = []
+    for code, identity in enumerate(IDENTITIES):
+        left = len(template[code]) - seen[code]
+        if left < 0:
+            raise ValueError("inconsistent observation: more IOUs seen than exist")
+        unseen.extend([identity] * left)
     if len(unseen) != sum(h.unknown for h in obs.iou_hands) + hidden_slots:
         raise ValueError("inconsistent observation: IOU counts")
     rng.shuffle(unseen)
-    state.iou_known = [everyone] * (n * IOUS_PER_COLOUR)
+    known = state.iou_known = [everyone] * (n * IOUS_PER_COLOUR)
 
     def instance(identity: Iou, mask: int) -> int:
-        card = pools[identity].pop()
-        state.iou_known[card] = mask
+        card = pools[identity[0] * VALUES + identity[1]].pop()
+        known[card] = mask
         return card
 
-    private = Counter(obs.iou_private)
+    private = [0] * len(IDENTITIES)
+    for identity in obs.iou_private:
+        private[_code(identity, n)] += 1
     state.iou_hands = []
     for holder, hand in enumerate(obs.iou_hands):
         cards = []
         for identity in hand.known:
             mask = everyone
-            if holder == obs.seat and private[identity]:
-                private[identity] -= 1
-                mask = 1 << obs.seat
+            if holder == obs.seat:
+                code = identity[0] * VALUES + identity[1]
+                if private[code]:
+                    private[code] -= 1
+                    mask = 1 << obs.seat
             cards.append(instance(identity, mask))
-        cards.extend(instance(unseen.pop(), 1 << holder) for _ in range(hand.unknown))
+        for _ in range(hand.unknown):
+            cards.append(instance(unseen.pop(), 1 << holder))
         state.iou_hands.append(cards)
-    state.bids = [None if bid is None else tuple(instance(i, everyone) for i in bid) for bid in obs.bids]
-    state.market = [
-        [
-            mk.EMPTY if slot is None
-            else instance(unseen.pop(), 0) if slot == HIDDEN
-            else instance(slot, everyone)  # type: ignore[arg-type]
-            for slot in row
-        ]
-        for row in obs.market
-    ]
+    state.bids = [None if bid is None else tuple([instance(i, everyone) for i in bid]) for bid in obs.bids]
+    market: list[list[int]] = []
+    for row in obs.market:
+        cards = []
+        for slot in row:
+            if slot is None:
+                cards.append(mk.EMPTY)
+            elif isinstance(slot, tuple):
+                cards.append(instance(slot, everyone))
+            else:
+                cards.append(instance(unseen.pop(), 0))
+        market.append(cards)
+    state.market = market

@@ -6,6 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from referee.games.base import Event, Game
 from referee.games.gnadenlos.actions import GnadenlosAction, action_from_json, parse_action
 from referee.games.gnadenlos.config import DEFAULT_CONFIG, RULES_VERSION, GnadenlosConfig
@@ -16,6 +18,7 @@ from referee.games.gnadenlos.state import GnadenlosState
 from referee.games.gnadenlos.variants import VARIANT_OPTIONS, VARIANT_REQUIRES
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools extend it
 class Gnadenlos(Game):
     """Klaus Teuber's Gnadenlos! (Kosmos 2001) for 3 or 4 seats."""
 

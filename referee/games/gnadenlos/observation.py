@@ -14,12 +14,17 @@ alone (stages.py maps one to the other).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.games.base import Observation, Seat
+from mypy_extensions import mypyc_attr
+
+from referee.games.base import Observation, Seat, fields_reduce
 from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import Iou, iou
 from referee.games.gnadenlos.stages import stage_of
+
+if TYPE_CHECKING:  # the state imports this module
+    from referee.games.gnadenlos.state import GnadenlosState
 
 HIDDEN = "?"
 """A market slot holding a card the seat does not know."""
@@ -35,8 +40,12 @@ class HandView:
     known: tuple[Any, ...]
     unknown: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
-@dataclass(frozen=True, slots=True)
+
+@mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)
+@dataclass(frozen=True)
 class GnadenlosObservation(Observation):
     """Everything `seat` may know, and nothing else (G-10)."""
 
@@ -140,7 +149,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _quiet_turns(state: Any) -> int:
+def _quiet_turns(state: GnadenlosState) -> int:
     """G-9.5: the turns in a row without progress, the current one counted
     while nothing has happened in it (0 once something has); after the end,
     the finished ones (no turn is current)."""
@@ -149,7 +158,7 @@ def _quiet_turns(state: Any) -> int:
     return 0 if state.activity else int(state.quiet) + 1
 
 
-def observe(state: Any, seat: Seat) -> GnadenlosObservation:
+def observe(state: GnadenlosState, seat: Seat) -> GnadenlosObservation:
     """Project `state` onto what `seat` knows (G-10)."""
     bit = 1 << seat
     everyone = (1 << state.n) - 1

@@ -31,6 +31,7 @@ from referee.games.gnadenlos.state import (
     OVER,
     PICK,
     REFILL,
+    STEPS,
     TAKE,
     GnadenlosState,
 )
@@ -129,9 +130,10 @@ def state_from_json(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState
 
 def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     state = GnadenlosState()
-    n = state.n = int(obj["seats"])
+    n = int(obj["seats"])
     if not 3 <= n <= 4:
         raise ScenarioError("seats", f"{n}: Gnadenlos! is played by 3 or 4", "G-1")
+    state.set_seats(n)
     everyone = (1 << n) - 1
     state.cfg = cfg
     set_flags(state, _read_variant(obj.get("variant", {})))
@@ -148,9 +150,9 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     if state.phase is not None and state.phase not in PHASES:
         raise ScenarioError("phase", f"{state.phase!r}: null or one of {list(PHASES)}", "G-11")
     state.todo = list(obj.get("todo", []))
-    unknown = [step for step in state.todo if step not in GnadenlosState._STEPS]
+    unknown = [step for step in state.todo if step not in STEPS]
     if unknown:
-        raise ScenarioError("todo", f"unknown steps {unknown}; the steps are {sorted(GnadenlosState._STEPS)}",
+        raise ScenarioError("todo", f"unknown steps {unknown}; the steps are {sorted(STEPS)}",
                             "docs/engine.md, The JSON state format")
     state.fields = list(obj.get("fields", [cfg.start_field] * n))
     state.nuggets = list(obj.get("nuggets", [cfg.start_nuggets] * n))

@@ -15,12 +15,12 @@ it to all seats, a private look adds one seat. Deck order is unknown to all.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from referee.games.base import (
     ChanceStream,
     Event,
+    EventLog,
     Game,
     Outcome,
     Seat,
@@ -41,10 +41,18 @@ from referee.games.gnadenlos.actions import (
     Pick,
     Refill,
     Take,
+    buys,
+    final_buys,
+    order,
+    pick,
+    refill,
+    take,
 )
 from referee.games.gnadenlos.cards import (
     AUCTION_VALUE,
     EVENT_DECK,
+    EVENT_RATINGS,
+    GOLD_REWARDS,
     IOU_COLOUR,
     IOU_SETUP_GIVE_UP,
     IOU_VALUE,
@@ -93,31 +101,53 @@ END_GOAL = "goal"
 END_SAFETY_VALVE = "safety_valve"
 
 
-@lru_cache(maxsize=None)
-def _audiences(num_seats: int) -> tuple[frozenset[Seat], ...]:
-    """frozenset of seats for every bitmask, built once per table size."""
-    return tuple(
-        frozenset(s for s in range(num_seats) if mask >> s & 1) for mask in range(1 << num_seats)
-    )
+NOBODY: frozenset[Seat] = frozenset()
+BID_POSITIONS = (BidPosition(True), BidPosition(False))
 
 
-@lru_cache(maxsize=65536)
+CACHE_LIMIT = 1 << 16
+"""Entries a bid cache holds before it starts afresh (a long simulation meets
+tens of thousands of hands; the values are shared Bid objects)."""
+_BIDS: dict[tuple[Iou, ...], Bid] = {}
+_EVERY_BID: dict[tuple[Iou, ...], tuple[tuple[Bid, ...], tuple[int, ...]]] = {}
+_BID_CHOICES: dict[int, tuple[Bid, ...]] = {}
+"""`bids_without` by (hand, used totals) as one integer (`GnadenlosState.bid_choices`)."""
+
+
 def bid_options(hand: tuple[Iou, ...], used_totals: frozenset[int]) -> tuple[Bid, ...]:
     """G-6.2/G-6.4: every set of 1 to 3 IOUs of `hand` (a sorted tuple of
     identities) whose total differs from `used_totals`, in the order of
-    `itertools.combinations_with_replacement` over the distinct IOUs.
+    `itertools.combinations_with_replacement` over the distinct IOUs."""
+    mask = 0
+    for total in used_totals:
+        mask |= 1 << total
+    return bids_without(hand, mask)
+
+
+def bids_without(hand: tuple[Iou, ...], used: int) -> tuple[Bid, ...]:
+    """`bid_options` with the used totals as a bitmask (bit t: total t).
 
     A hand's bids are built once (`every_bid`) and only filtered by the
     totals here: within an auction a hand meets several sets of earlier
     totals (each bidder's, each card's of a single-card auction, G-6.7), so
-    a cache keyed by both misses far more often than one keyed by the hand."""
+    a cache keyed by both misses far more often than one keyed by the hand.
+    The caches are plain dicts of shared values: the collector walks every
+    object a cache keeps, and with an LRU cache's links and a Bid per entry
+    that walk took a quarter of a simulation (issue 30)."""
     bids, totals = every_bid(hand)
-    if not used_totals:
-        return bids
-    return tuple([bid for bid, total in zip(bids, totals) if total not in used_totals])
+    if used:
+        bids = tuple([bid for bid, total in zip(bids, totals) if not used >> total & 1])
+    return bids
 
 
-@lru_cache(maxsize=16384)
+def _bid(ious: tuple[Iou, ...]) -> Bid:
+    """The one Bid of these IOUs (at most 1,770 exist: 1 to 3 of 20 identities)."""
+    found = _BIDS.get(ious)
+    if found is None:
+        found = _BIDS[ious] = Bid(ious)
+    return found
+
+
 def every_bid(hand: tuple[Iou, ...]) -> tuple[tuple[Bid, ...], tuple[int, ...]]:
     """G-6.4: every set of 1 to 3 IOUs of `hand` (a sorted tuple of
     identities), in `bid_options`' order, and each one's total.
@@ -125,6 +155,9 @@ def every_bid(hand: tuple[Iou, ...]) -> tuple[tuple[Bid, ...], tuple[int, ...]]:
     Written as explicit index loops with the multiplicity checks hoisted:
     this was the largest cost of a random playout when built from generic
     combinations."""
+    found = _EVERY_BID.get(hand)
+    if found is not None:
+        return found
     counts: dict[Iou, int] = {}
     for card in hand:
         counts[card] = counts.get(card, 0) + 1
@@ -133,13 +166,13 @@ def every_bid(hand: tuple[Iou, ...]) -> tuple[tuple[Bid, ...], tuple[int, ...]]:
     values = [value for _, value in kinds]
     twice = [counts[k] > 1 for k in kinds]
     thrice = [counts[k] > 2 for k in kinds]
-    bids = [Bid((kinds[i],)) for i in range(m)]
+    bids = [_bid((kinds[i],)) for i in range(m)]
     totals = values[:]
     for i in range(m):
         for j in range(i, m):
             if i == j and not twice[i]:
                 continue
-            bids.append(Bid((kinds[i], kinds[j])))
+            bids.append(_bid((kinds[i], kinds[j])))
             totals.append(values[i] + values[j])
     for i in range(m):
         for j in range(i, m):
@@ -148,16 +181,19 @@ def every_bid(hand: tuple[Iou, ...]) -> tuple[tuple[Bid, ...], tuple[int, ...]]:
             for k in range(j, m):
                 if j == k and not (thrice[j] if i == j else twice[j]):
                     continue
-                bids.append(Bid((kinds[i], kinds[j], kinds[k])))
+                bids.append(_bid((kinds[i], kinds[j], kinds[k])))
                 totals.append(values[i] + values[j] + values[k])
-    return tuple(bids), tuple(totals)
+    found = (tuple(bids), tuple(totals))
+    if len(_EVERY_BID) >= CACHE_LIMIT:
+        _EVERY_BID.clear()
+    _EVERY_BID[hand] = found
+    return found
 
 
 class GnadenlosState(State):
     """One position of a Gnadenlos! match. Build with `Gnadenlos.new_state`."""
 
     game: ClassVar[Game]
-    _STEPS: ClassVar[dict[str, Callable[["GnadenlosState"], None]]]
 
     def __init__(self) -> None:
         """An empty shell; `setup` or the JSON/determinize builders fill it."""
@@ -216,22 +252,31 @@ class GnadenlosState(State):
         self.final_pos = 0
         self.end_reason = ""
         self.end_detail = ""
-        self._events: list[Event] | None = None
+        self.log = EventLog(0)
+        """Records the events of the step being applied (base.EventLog)."""
+
+    def set_seats(self, seats: int) -> None:
+        """The table size, and an event log for it."""
+        self.n = seats
+        self.log = EventLog(seats)
 
     # ----------------------------------------------------------------- setup
 
     def setup_with_events(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig,
                           events: list[Event]) -> None:
         """`setup`, appending the setup's events (the deal) to `events`."""
-        self._events = events
+        self.set_seats(seats)
+        self.log.events = events
         try:
             self.setup(seats, seed, variant, cfg)
         finally:
-            self._events = None
+            self.log.events = None
 
     def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig) -> None:
         """G-2: deal a new match; every chance outcome is logged for the record."""
-        self.cfg, self.n, self.seed = cfg, seats, seed
+        self.cfg, self.seed = cfg, seed
+        if self.n != seats:
+            self.set_seats(seats)
         set_flags(self, variant)
         self.rng_adv = ChanceStream(derive_seed(seed, "adventurers"))
         self.rng_event = ChanceStream(derive_seed(seed, "events"))
@@ -246,18 +291,18 @@ class GnadenlosState(State):
         # G-2.1: the adventurer deck, order known to nobody.
         self.adv_deck = list(range(NUM_ADVENTURERS))
         self.rng_adv.shuffle(self.adv_deck)
-        self._log("deck_shuffled", 0, deck="adventurers", order=list(self.adv_deck))
+        self.log.add("deck_shuffled", 0, {"deck": "adventurers", "order": list(self.adv_deck)})
         # G-2.2: each player's IOUs, known to all.
         self.iou_hands = [list(range(s * IOUS_PER_COLOUR, (s + 1) * IOUS_PER_COLOUR)) for s in range(seats)]
         self.iou_known = [everyone] * (seats * IOUS_PER_COLOUR)
         # G-2.4: the event deck.
         self.event_deck = list(EVENT_DECK)
         self.rng_event.shuffle(self.event_deck)
-        self._log("deck_shuffled", 0, deck="events", order=[int(e) for e in self.event_deck])
+        self.log.add("deck_shuffled", 0, {"deck": "events", "order": [int(e) for e in self.event_deck]})
         # G-2.5: the start player.
         start = ChanceStream(derive_seed(seed, "start")).below(seats)
         self.active = start
-        self._log("start_player", everyone, seat=start)
+        self.log.add("start_player", everyone, {"seat": start})
         if self.advanced:
             self._setup_advanced()
         else:
@@ -269,8 +314,8 @@ class GnadenlosState(State):
             self.adv_hands[seat].extend(drawn)
             for card in drawn:
                 self.adv_known[card] = 1 << seat
-            self._log("adventurers_drawn", 1 << seat, seat=seat, cards=drawn)
-            self._log("adventurers_drawn", self._all & ~(1 << seat), seat=seat, count=2)
+            self.log.add("adventurers_drawn", 1 << seat, {"seat": seat, "cards": drawn})
+            self.log.add("adventurers_drawn", self._all & ~(1 << seat), {"seat": seat, "count": 2})
         # G-2.3: one IOU of value 1 and one of value 2 from each player, shuffled face down.
         given: list[int] = []
         for seat in range(self.n):
@@ -283,8 +328,8 @@ class GnadenlosState(State):
         for card in given:
             self.iou_known[card] = 0
             mk.place(self.market, card, self.cfg.market_columns)
-        self._log("market_dealt", 0, ious=[list(iou(c)) for c in given])
-        self._log("market_dealt", self._all, count=len(given))
+        self.log.add("market_dealt", 0, {"ious": [list(iou(c)) for c in given]})
+        self.log.add("market_dealt", self._all, {"count": len(given)})
         self._then("turn")
         self._run()
 
@@ -309,10 +354,13 @@ class GnadenlosState(State):
     def to_act(self) -> frozenset[Seat]:
         phase = self.phase
         if phase is None or phase == OVER:
-            return frozenset()
+            return NOBODY
         if phase == COMMIT:
-            return frozenset(self.deciding)
-        return frozenset((self._decider(),))
+            mask = 0
+            for seat in self.deciding:
+                mask |= 1 << seat
+            return self.log.audiences[mask]
+        return self.log.audiences[1 << self._decider()]
 
     def _decider(self) -> Seat:
         phase = self.phase
@@ -332,22 +380,22 @@ class GnadenlosState(State):
             return self.commit_choices(seat) if seat in self.deciding else ()
         if phase is None or phase == OVER or seat != self._decider():  # not in to_act(), without building it
             return ()
-        if phase == TAKE:
-            return tuple(Take(r, c) for r, c in mk.filled_slots(self.market))
-        if phase == REFILL:
-            return tuple(Refill(c) for c, card in enumerate(self.market[-1]) if card != mk.EMPTY)
-        if phase == BUY:
-            return tuple(Buy(k) for k in range(min(self.cfg.max_prestige_buy, self.nuggets[seat]) + 1))
         if phase == BID:
             return self.bid_choices(seat)
+        if phase == BUY:
+            return buys(min(self.cfg.max_prestige_buy, self.nuggets[seat]))
+        if phase == TAKE:
+            return tuple([take(r, c) for r, c in mk.filled_slots(self.market)])
+        if phase == REFILL:
+            return tuple([refill(c) for c, card in enumerate(self.market[-1]) if card != mk.EMPTY])
         if phase == PICK:
-            return tuple(Pick(u) for u in self.units)
+            return tuple([pick(u) for u in self.units])
         if phase == FINAL_BUY:
-            return tuple(FinalBuy(k) for k in range(min(self.cfg.max_final_buy, self.nuggets[seat]) + 1))
+            return final_buys(min(self.cfg.max_final_buy, self.nuggets[seat]))
         if phase == BID_POSITION:
-            return (BidPosition(True), BidPosition(False))
+            return BID_POSITIONS
         if phase == ORDER:
-            return tuple(Order(c) for c in self.order_choices())
+            return tuple([order(c) for c in self.order_choices()])
         raise AssertionError(phase)
 
     def commit_choices(self, seat: Seat) -> tuple[Any, ...]:
@@ -361,24 +409,64 @@ class GnadenlosState(State):
     def bid_choices(self, seat: Seat) -> tuple[Bid, ...]:
         """G-6.2: the bids `seat` may make in the current auction (read by the
         flow and by the scenario checks, whoever is to act)."""
-        used = frozenset([sum([IOU_VALUE[c] for c in b]) for b in self.bids if b])
-        hand = tuple([IOUS[c] for c in sorted(self.iou_hands[seat])])  # sorted ids: sorted identities
-        return bid_options(hand, used)
+        used = 0
+        for bid in self.bids:
+            if bid:
+                total = 0
+                for card in bid:
+                    total += IOU_VALUE[card]
+                used |= 1 << total
+        # The hand as a multiset of identities in one integer: 2 bits for each
+        # of the 20 identities (colour * 5 + value; at most 3 alike, G-1),
+        # above 16 bits of used totals: a cheap key, where hashing the hand's
+        # tuple of pairs cost more than the bids themselves.
+        key = used
+        for card in self.iou_hands[seat]:
+            key += 1 << (16 + 2 * (IOU_COLOUR[card] * 5 + IOU_VALUE[card]))
+        found = _BID_CHOICES.get(key)
+        if found is None:
+            hand = tuple([IOUS[c] for c in sorted(self.iou_hands[seat])])  # sorted ids: sorted identities
+            found = bids_without(hand, used)
+            if len(_BID_CHOICES) >= CACHE_LIMIT:
+                _BID_CHOICES.clear()
+            _BID_CHOICES[key] = found
+        return found
 
     def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
         events: list[Event] = []
-        self._events = events if record else None
+        self.log.events = events if record else None
         try:
             phase = self.phase
             if phase == COMMIT:
                 self._resolve_commits(dict(actions))
             else:
                 ((seat, action),) = actions.items()
-                self._APPLIERS[phase](self, seat, action)
+                self._apply_decision(phase, seat, action)
             self._run()
         finally:
-            self._events = None
+            self.log.events = None
         return events
+
+    def _apply_decision(self, phase: str | None, seat: Seat, action: Any) -> None:
+        """One seat's decision, by the phase that asked it."""
+        if phase == BID:
+            self._apply_bid(seat, action)
+        elif phase == BUY:
+            self._apply_buy(seat, action)
+        elif phase == PICK:
+            self._apply_pick(seat, action)
+        elif phase == TAKE:
+            self._apply_take(seat, action)
+        elif phase == REFILL:
+            self._apply_refill(seat, action)
+        elif phase == FINAL_BUY:
+            self._apply_final_buy(seat, action)
+        elif phase == BID_POSITION:
+            self._apply_bid_position(seat, action)
+        elif phase == ORDER:
+            self._apply_order(seat, action)
+        else:
+            raise AssertionError(f"no decision is asked in phase {phase}")
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -399,7 +487,7 @@ class GnadenlosState(State):
     def clone(self) -> "GnadenlosState":
         new = GnadenlosState.__new__(GnadenlosState)
         new.cfg = self.cfg
-        new.n = self.n
+        new.set_seats(self.n)
         new.advanced = self.advanced
         new.opt_out_variant = self.opt_out_variant
         new.opt_out_soft = self.opt_out_soft
@@ -448,7 +536,6 @@ class GnadenlosState(State):
         new.final_pos = self.final_pos
         new.end_reason = self.end_reason
         new.end_detail = self.end_detail
-        new._events = None
         return new
 
     def to_json(self) -> Any:
@@ -458,27 +545,53 @@ class GnadenlosState(State):
 
     # ------------------------------------------------------------ machinery
 
-    def _log(self, kind: str, audience: int, **data: Any) -> None:
-        """Record an event for the seats in the `audience` bitmask (0: record only).
-
-        Hot call sites whose event data takes work to build test `_events`
-        first: a search's `apply_unchecked` records nothing."""
-        if self._events is not None:
-            self._events.append(Event(kind, data, _audiences(self.n)[audience]))
-
-    def _log_split(self, kind: str, knowers: int, secret: dict[str, Any], **public: Any) -> None:
-        """One event with the secret part for the seats that know it, one without for the rest."""
-        self._log(kind, knowers, **public, **secret)
-        if self._all & ~knowers:
-            self._log(kind, self._all & ~knowers, **public)
-
     def _then(self, *steps: str) -> None:
         """Run these steps next, in this order, before what was already planned."""
         self.todo.extend(reversed(steps))
 
     def _run(self) -> None:
+        """Run the planned steps until a decision is asked or the match is over."""
         while self.phase is None:
-            self._STEPS[self.todo.pop()](self)
+            self._step(self.todo.pop())
+
+    def _step(self, name: str) -> None:
+        """One automatic step, by name (the most frequent first)."""
+        if name == "bid":
+            self._step_bid()
+        elif name == "turn":
+            self._step_turn()
+        elif name == "buy":
+            self._step_buy()
+        elif name == "auction":
+            self._step_auction()
+        elif name == "payday_check":
+            self._step_payday_check()
+        elif name == "end_turn":
+            self._step_end_turn()
+        elif name == "finish_event":
+            self._step_finish_event()
+        elif name == "picks":
+            self._step_picks()
+        elif name == "pick":
+            self._step_pick()
+        elif name == "refill":
+            self._step_refill()
+        elif name == "payday":
+            self._step_payday()
+        elif name == "take":
+            self._step_take()
+        elif name == "lot":
+            self._step_lot()
+        elif name == "order":
+            self._step_order()
+        elif name == "final_payday":
+            self._step_final_payday()
+        elif name == "final_buys":
+            self._step_final_buys()
+        elif name == "final_buy":
+            self._step_final_buy()
+        else:
+            raise ValueError(f"unknown step {name!r}; the steps are {list(STEPS)}")
 
     def _ask(self, phase: str) -> None:
         self.phase = phase
@@ -486,7 +599,7 @@ class GnadenlosState(State):
     def _end(self, reason: str, detail: str = "") -> None:
         """G-9: the match ends at once; B and C get a final payday (G-9.2)."""
         self.end_reason, self.end_detail = reason, detail
-        self._log("match_ending", self._all, reason=reason, detail=detail)
+        self.log.add("match_ending", self._all, {"reason": reason, "detail": detail})
         self.todo.clear()
         if reason == END_VULTURES:
             self._then("final_buys")
@@ -502,13 +615,13 @@ class GnadenlosState(State):
                     break
                 self.adv_deck, self.adv_discard = sorted(self.adv_discard), []
                 fixed_shuffle(self.rng_adv, self.adv_deck, next_fixed(self.fixed, "adventurers"), int)
-                self._log("deck_shuffled", 0, deck="adventurers", order=list(self.adv_deck))
-                self._log("deck_reshuffled", self._all, deck="adventurers", count=len(self.adv_deck))
+                self.log.add("deck_shuffled", 0, {"deck": "adventurers", "order": list(self.adv_deck)})
+                self.log.add("deck_reshuffled", self._all, {"deck": "adventurers", "count": len(self.adv_deck)})
             card = self.adv_deck.pop()
             self.adv_known[card] = self._all
             drawn.append(card)
         if drawn:
-            self._log("adventurers_revealed", self._all, cards=drawn)
+            self.log.add("adventurers_revealed", self._all, {"cards": drawn})
         return drawn
 
     # ----------------------------------------------------------------- events
@@ -516,7 +629,7 @@ class GnadenlosState(State):
     def _step_turn(self) -> None:
         """G-4 phase 1, the event (G-5)."""
         holders = [s for s in range(self.n) if self.adv_hands[s]]
-        self._log("turn_started", self._all, turn=self.turn, active=self.active)
+        self.log.add("turn_started", self._all, {"turn": self.turn, "active": self.active})
         if len(holders) <= 1:  # G-5.1
             self._then("buy")
             return
@@ -538,26 +651,26 @@ class GnadenlosState(State):
         card = self.event_deck.pop()
         self.event_revealed.append(card)
         self.activity = True
-        self._log("event_revealed", self._all, event=int(card))
+        self.log.add("event_revealed", self._all, {"event": int(card)})
         if self.event_deck:
             return card
-        self._log("event_ignored", self._all, event=int(card))
+        self.log.add("event_ignored", self._all, {"event": int(card)})
         if card == EventCard.HIGH_NOON and self._move_undertaker():
             return None
         self.event_deck = list(EVENT_DECK)
         fixed_shuffle(self.rng_event, self.event_deck, next_fixed(self.fixed, "events"), int)
         self.event_revealed = []
-        self._log("deck_shuffled", 0, deck="events", order=[int(e) for e in self.event_deck])
-        self._log("deck_reshuffled", self._all, deck="events", count=len(self.event_deck))
+        self.log.add("deck_shuffled", 0, {"deck": "events", "order": [int(e) for e in self.event_deck]})
+        self.log.add("deck_reshuffled", self._all, {"deck": "events", "count": len(self.event_deck)})
         card = self.event_deck.pop()
         self.event_revealed.append(card)
-        self._log("event_revealed", self._all, event=int(card))
+        self.log.add("event_revealed", self._all, {"event": int(card)})
         return card
 
     def _move_undertaker(self) -> bool:
         """G-5.7: the undertaker moves; True if that ended the match (end B)."""
         self.undertaker += 1
-        self._log("undertaker_moved", self._all, position=self.undertaker)
+        self.log.add("undertaker_moved", self._all, {"position": self.undertaker})
         if self.undertaker >= self.cfg.undertaker_end:
             self._end(END_UNDERTAKER)
             return True
@@ -582,13 +695,13 @@ class GnadenlosState(State):
                 self.adv_known[card] = self._all
                 self.commits[seat] = card
                 revealed[str(seat)] = card
-        self._log("commitments_revealed", self._all, event=int(self.event), commitments=revealed)
+        self.log.add("commitments_revealed", self._all, {"event": int(self.event), "commitments": revealed})
         players = [s for s in self.participants if self.commits[s] >= 0]
-        rating = RATINGS[EventCard(self.event).rating]
+        rating = EVENT_RATINGS[self.event]
         values = {s: rating[self.commits[s]] for s in players}
         self.shot = []
         if len(players) < 2 or len(set(values.values())) == 1:  # G-5.5, G-5.10
-            self._log("event_void", self._all, event=int(self.event))
+            self.log.add("event_void", self._all, {"event": int(self.event)})
             self._then("finish_event", "buy")
             return
         best = max(values.values())
@@ -604,7 +717,7 @@ class GnadenlosState(State):
 
     def _gold_fever(self, values: dict[Seat, int], best: int) -> None:
         """G-5.6: the highest gold rating gains x, the second-highest distinct one y."""
-        first, second = EventCard(self.event).gold_rewards
+        first, second = GOLD_REWARDS[self.event]
         lower = [v for v in values.values() if v < best]
         runner_up = max(lower) if lower else None
         for seat, value in values.items():
@@ -612,7 +725,7 @@ class GnadenlosState(State):
             if gain:
                 self.nuggets[seat] += gain
                 self.activity = True
-                self._log("nuggets_gained", self._all, seat=seat, amount=gain)
+                self.log.add("nuggets_gained", self._all, {"seat": seat, "amount": gain})
 
     def _poker(self, top: list[Seat], bottom: list[Seat]) -> None:
         """G-5.8: sections are read before anyone moves."""
@@ -632,7 +745,7 @@ class GnadenlosState(State):
                 if seat in top:
                     takers.extend([seat] * owed)
         else:
-            self._log("no_takes", self._all, owed=owed * len(top))
+            self.log.add("no_takes", self._all, {"owed": owed * len(top)})
         self.takers = takers
         self.shot = bottom
         self._then("take", "refill", "finish_event", "buy")
@@ -642,7 +755,7 @@ class GnadenlosState(State):
             return
         slots = mk.filled_slots(self.market)
         if len(slots) == 1:
-            self._apply_take(self.takers[0], Take(*slots[0]))
+            self._apply_take(self.takers[0], take(*slots[0]))
         else:
             self._ask(TAKE)
 
@@ -652,14 +765,12 @@ class GnadenlosState(State):
         card = mk.remove(self.market, action.row, action.col)
         self.iou_hands[seat].append(card)
         self.iou_known[card] |= 1 << seat
-        self._log_split(
-            "iou_taken", self.iou_known[card], {"iou": list(iou(card))}, seat=seat, row=action.row, col=action.col
-        )
+        self.log.split("iou_taken", self.iou_known[card], {"iou": list(iou(card))}, {"seat": seat, "row": action.row, "col": action.col})
         self._then("take")
 
     def _step_finish_event(self) -> None:
         """G-5.9: highest ratings discarded face up, the shot too; the rest go home."""
-        rating = RATINGS[EventCard(self.event).rating]
+        rating = EVENT_RATINGS[self.event]
         players = [s for s in self.participants if self.commits[s] >= 0]
         best = max((rating[self.commits[s]] for s in players), default=None)
         void = len(players) < 2 or all(rating[self.commits[s]] == best for s in players)
@@ -670,11 +781,11 @@ class GnadenlosState(State):
                 self.adv_hands[seat].append(card)
             elif rating[card] == best or (seat in self.shot and not spared):
                 self.adv_discard.append(card)
-                self._log("adventurer_discarded", self._all, seat=seat, card=card)
+                self.log.add("adventurer_discarded", self._all, {"seat": seat, "card": card})
             else:
                 self.adv_hands[seat].append(card)
                 if seat in self.shot:  # G-5.11: a step back instead of the shot
-                    self._log("spared", self._all, seat=seat, card=card)
+                    self.log.add("spared", self._all, {"seat": seat, "card": card})
                     self._move(seat, -self.cfg.spared_penalty)
         self.commits = [NO_COMMIT] * self.n
         self.participants, self.deciding, self.shot = [], [], []
@@ -684,14 +795,14 @@ class GnadenlosState(State):
 
     def _move(self, seat: Seat, steps: int) -> None:
         self.fields[seat] = self.cfg.clamp_field(self.fields[seat] + steps)
-        self._log("hat_moved", self._all, seat=seat, steps=steps, field=self.fields[seat])
+        self.log.add("hat_moved", self._all, {"seat": seat, "steps": steps, "field": self.fields[seat]})
 
     # ------------------------------------------------------------ prestige
 
     def _step_buy(self) -> None:
         """G-7: buy prestige."""
         if self.nuggets[self.active] == 0:
-            self._apply_buy(self.active, Buy(0))
+            self._apply_buy(self.active, buys(0)[0])
         else:
             self._ask(BUY)
 
@@ -700,7 +811,7 @@ class GnadenlosState(State):
         if action.steps:
             self.nuggets[seat] -= action.steps
             self.activity = True
-            self._log("prestige_bought", self._all, seat=seat, steps=action.steps)
+            self.log.add("prestige_bought", self._all, {"seat": seat, "steps": action.steps})
             self._move(seat, action.steps)
         if self.fields[seat] >= self.cfg.goal_field:  # G-7.2
             self._end(END_GOAL)
@@ -748,7 +859,8 @@ class GnadenlosState(State):
         for card in self.iou_hands[seat]:
             self.iou_known[card] = self._all
         self.bids[seat] = PASSED
-        self._log("passed", self._all, seat=seat, hand=sorted(list(iou(c)) for c in self.iou_hands[seat]))
+        if self.log.recording:
+            self.log.add("passed", self._all, {"seat": seat, "hand": sorted(list(iou(c)) for c in self.iou_hands[seat])})
         self.bid_pos += 1
         self._then("bid")
 
@@ -762,8 +874,8 @@ class GnadenlosState(State):
             self.iou_known[card] = self._all
             cards.append(card)
         self.bids[seat] = tuple(cards)
-        if self._events is not None:
-            self._log("bid", self._all, seat=seat, ious=[list(x) for x in action.ious], total=action.total)
+        if self.log.recording:
+            self.log.add("bid", self._all, {"seat": seat, "ious": [list(x) for x in action.ious], "total": action.total})
         self.bid_pos += 1
         self._then("bid")
 
@@ -806,7 +918,7 @@ class GnadenlosState(State):
         for seat in losers:
             self.iou_hands[seat].extend(self.bids[seat] or ())
             self.bids[seat] = None
-            self._log("bid_returned", self._all, seat=seat)
+            self.log.add("bid_returned", self._all, {"seat": seat})
         self.pick_order, self.pick_pos = winners, 0
         self._then("pick")
 
@@ -815,7 +927,7 @@ class GnadenlosState(State):
             self.bids = [None] * self.n
             return
         if len(self.units) == 1:
-            self._apply_pick(self.pick_order[self.pick_pos], Pick(self.units[0]))
+            self._apply_pick(self.pick_order[self.pick_pos], pick(self.units[0]))
         else:
             self._ask(PICK)
 
@@ -833,8 +945,8 @@ class GnadenlosState(State):
         paid = sorted(self.bids[seat] or (), key=PAY_ORDER.__getitem__)
         slots = [mk.place(self.market, card, self.cfg.market_columns) for card in paid]
         self.bids[seat] = None
-        if self._events is not None:
-            self._log("picked", self._all, seat=seat, cards=list(cards), slots=[list(s) for s in slots])
+        if self.log.recording:
+            self.log.add("picked", self._all, {"seat": seat, "cards": list(cards), "slots": [list(s) for s in slots]})
 
     # --------------------------------------------- single-card auction (G-6.7)
 
@@ -853,7 +965,8 @@ class GnadenlosState(State):
                 self._ask(ORDER)
                 return
             self._place_next(tied[0])
-        self._log("auction_order", self._all, cards=[unit[0] for unit in self.units])
+        if self.log.recording:
+            self.log.add("auction_order", self._all, {"cards": [unit[0] for unit in self.units]})
 
     def _place_next(self, card: int) -> None:
         """Put `card` at the next free place of the auction order."""
@@ -864,7 +977,7 @@ class GnadenlosState(State):
     def _apply_order(self, seat: Seat, action: Order) -> None:
         self.phase = None
         self._place_next(action.card)
-        self._log("ordered", self._all, seat=seat, card=action.card, place=self.ordered - 1)
+        self.log.add("ordered", self._all, {"seat": seat, "card": action.card, "place": self.ordered - 1})
         self._then("order")
 
     def _step_lot(self) -> None:
@@ -882,8 +995,8 @@ class GnadenlosState(State):
         self.bids = [None] * n
         self.bid_pos = 0
         self.bid_order = bidders
-        if self._events is not None:
-            self._log("lot", self._all, card=self.units[0][0], bidders=list(bidders))
+        if self.log.recording:
+            self.log.add("lot", self._all, {"card": self.units[0][0], "bidders": list(bidders)})
         if self.active in bidders and len(bidders) > 1:
             self._ask(BID_POSITION)
             return
@@ -894,7 +1007,7 @@ class GnadenlosState(State):
         self.phase = None
         others = [s for s in self.bid_order if s != seat]
         self.bid_order = [seat] + others if action.first else others + [seat]
-        self._log("bid_position", self._all, seat=seat, first=action.first, bid_order=list(self.bid_order))
+        self.log.add("bid_position", self._all, {"seat": seat, "first": action.first, "bid_order": list(self.bid_order)})
         self._then("bid", "picks")
 
     def _sell(self) -> None:
@@ -904,7 +1017,7 @@ class GnadenlosState(State):
         winner, *losers = self._ranking()
         for seat in losers:
             self.iou_hands[seat].extend(self.bids[seat] or ())
-            self._log("bid_returned", self._all, seat=seat)
+            self.log.add("bid_returned", self._all, {"seat": seat})
         self.ordered -= 1
         self.bought.append(winner)
         self._hand_over(winner, self.units[0])
@@ -926,12 +1039,12 @@ class GnadenlosState(State):
 
     def _payday(self) -> bool:
         """G-8.2 to G-8.5: roll, turn up, pay; True if someone took a third vulture."""
-        self._log("payday", self._all)
+        self.log.add("payday", self._all, {})
         turned: list[tuple[int, int]] = []
         third_vulture = False
         while True:
             col = self._roll() - 1
-            self._log("die_rolled", self._all, face=col + 1)
+            self.log.add("die_rolled", self._all, {"face": col + 1})
             row = next(
                 (r for r in range(len(self.market) - 1, -1, -1)
                  if self.market[r][col] != mk.EMPTY and (r, col) not in turned),
@@ -943,16 +1056,17 @@ class GnadenlosState(State):
             turned.append((row, col))
             self.iou_known[card] = self._all
             owner, value = iou(card)
-            self._log("iou_turned_up", self._all, row=row, col=col, iou=[owner, value])
+            if self.log.recording:
+                self.log.add("iou_turned_up", self._all, {"row": row, "col": col, "iou": [owner, value]})
             if self.nuggets[owner] >= value:
                 if value:
                     self.nuggets[owner] -= value
                     self.activity = True
-                    self._log("nuggets_paid", self._all, seat=owner, amount=value)
+                    self.log.add("nuggets_paid", self._all, {"seat": owner, "amount": value})
                 continue
             # G-8.4 (B): cannot pay: a vulture and five fields back.
             self.vultures[owner] += 1
-            self._log("vulture_taken", self._all, seat=owner, vultures=self.vultures[owner])
+            self.log.add("vulture_taken", self._all, {"seat": owner, "vultures": self.vultures[owner]})
             self._move(owner, -self.cfg.vulture_penalty)
             third_vulture = self.vultures[owner] >= self.cfg.vultures_to_lose
             break
@@ -975,7 +1089,7 @@ class GnadenlosState(State):
             return
         sources = [c for c, card in enumerate(self.market[-1]) if card != mk.EMPTY]
         if len(sources) == 1:
-            self._apply_refill(self.active, Refill(sources[0]))
+            self._apply_refill(self.active, refill(sources[0]))
         else:
             self._ask(REFILL)
 
@@ -984,7 +1098,8 @@ class GnadenlosState(State):
         gap_row, gap_col = mk.first_gap(self.market)  # type: ignore[misc]
         from_row = len(self.market) - 1
         self.market[gap_row][gap_col] = mk.remove(self.market, from_row, action.col)
-        self._log("refilled", self._all, from_slot=[from_row, action.col], to_slot=[gap_row, gap_col])
+        if self.log.recording:
+            self.log.add("refilled", self._all, {"from_slot": [from_row, action.col], "to_slot": [gap_row, gap_col]})
         self._then("refill")
 
     # ------------------------------------------------------------ turn end
@@ -1017,11 +1132,12 @@ class GnadenlosState(State):
     def _step_final_buy(self) -> None:
         if self.final_pos == len(self.final_order):
             self.phase = OVER
-            self._log("match_over", self._all, reason=self.end_reason, ranks=list(self.outcome().ranks))
+            if self.log.recording:
+                self.log.add("match_over", self._all, {"reason": self.end_reason, "ranks": list(self.outcome().ranks)})
             return
         seat = self.final_order[self.final_pos]
         if self.nuggets[seat] == 0:
-            self._apply_final_buy(seat, FinalBuy(0))
+            self._apply_final_buy(seat, final_buys(0)[0])
         else:
             self._ask(FINAL_BUY)
 
@@ -1029,26 +1145,11 @@ class GnadenlosState(State):
         self.phase = None
         if action.steps:
             self.nuggets[seat] -= action.steps
-            self._log("prestige_bought", self._all, seat=seat, steps=action.steps, final=True)
+            self.log.add("prestige_bought", self._all, {"seat": seat, "steps": action.steps, "final": True})
             self._move(seat, action.steps)
         self.final_pos += 1
         self._then("final_buy")
 
-    _APPLIERS: ClassVar[dict[str | None, Callable[["GnadenlosState", Seat, Any], None]]] = {
-        TAKE: _apply_take,
-        REFILL: _apply_refill,
-        BUY: _apply_buy,
-        BID: _apply_bid,
-        PICK: _apply_pick,
-        FINAL_BUY: _apply_final_buy,
-        BID_POSITION: _apply_bid_position,
-        ORDER: _apply_order,
-    }
 
-
-GnadenlosState._STEPS = {
-    name[len("_step_"):]: getattr(GnadenlosState, name)
-    for name in dir(GnadenlosState)
-    if name.startswith("_step_")
-}
-
+STEPS: tuple[str, ...] = tuple(name[len("_step_"):] for name in dir(GnadenlosState) if name.startswith("_step_"))
+"""The automatic steps a state's plan (`todo`) may hold, by name (`GnadenlosState._step`)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from referee.games import Event, Outcome, State
 from referee.games.base import ranks_from_keys
+from referee.games.gnadenlos.state import GnadenlosState
 from referee.simulation import FactValue, Summariser, win_shares
 
 
@@ -27,9 +28,11 @@ def _turns(state: State) -> int:
 
     The state counts completed turns; ends A, B and C (G-9.1) stop a turn
     midway, while the safety valve (G-9.5) ends the match after a turn completed.
+    (Read from the state's public fields, G-10: what any seat's observation
+    shows, without building one.)
     """
-    view: Any = state.observe(0)
-    return int(view.turn) + (0 if view.end_reason == "safety_valve" else 1)
+    assert isinstance(state, GnadenlosState)
+    return state.turn + (0 if state.end_reason == "safety_valve" else 1)
 
 
 def _facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:
@@ -40,17 +43,15 @@ def _facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:
     advantage of playing first; turn order shows it. At a decision within turn
     t the active seat is the start player's t-th successor.
     """
-    start: Any = first.observe(0)  # turn, active, fields and nuggets are public (G-10)
-    end: Any = last.observe(0)
+    assert isinstance(first, GnadenlosState) and isinstance(last, GnadenlosState)
+    # turn, active, fields and nuggets are public (G-10): any seat's observation shows them
     winners = sorted(outcome.winners())
-    start_player = (start.active - start.turn) % start.num_seats
+    start_player = (first.active - first.turn) % first.n
     shares = win_shares(outcome.ranks)
     return {
-        "winner_field": statistics.fmean(end.fields[s] for s in winners),
-        "winner_nuggets": statistics.fmean(end.nuggets[s] for s in winners),
-        "turn_order_win_share": tuple(
-            shares[(start_player + k) % start.num_seats] for k in range(start.num_seats)
-        ),
+        "winner_field": statistics.fmean(last.fields[s] for s in winners),
+        "winner_nuggets": statistics.fmean(last.nuggets[s] for s in winners),
+        "turn_order_win_share": tuple(shares[(start_player + k) % first.n] for k in range(first.n)),
     }
 
 
@@ -88,9 +89,9 @@ class FirstPaydayWatch:
         if self.fields and any(event.kind == "payday" for event in events):
             self._through_payday(events)
             return
-        s: Any = state
-        self.fields, self.nuggets, self.vultures = list(s.fields), list(s.nuggets), list(s.vultures)
-        self.hands = [len(hand) for hand in s.adv_hands]
+        assert isinstance(state, GnadenlosState)
+        self.fields, self.nuggets, self.vultures = list(state.fields), list(state.nuggets), list(state.vultures)
+        self.hands = [len(hand) for hand in state.adv_hands]
 
     def _through_payday(self, events: Sequence[Event]) -> None:
         """Replay the step's standings and hands up to the payday's end."""

@@ -10,7 +10,10 @@ A state keeps each option as a flag, read on the hot paths of the flow.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the state imports this module
+    from referee.games.gnadenlos.state import GnadenlosState
 
 VARIANT_OPTIONS: dict[str, tuple[str, ...]] = {
     "setup": ("standard", "advanced"),  # G-2.6
@@ -39,7 +42,7 @@ VARIANT_RULES = "G-2.6, G-5.10, G-5.11, G-6.7"
 """The rules of all the options."""
 
 
-def set_flags(state: Any, variant: Mapping[str, str]) -> None:
+def set_flags(state: GnadenlosState, variant: Mapping[str, str]) -> None:
     """Set `state`'s variant flags from a full variant (check_variant's)."""
     state.advanced = variant.get("setup") == "advanced"
     opt_out = variant.get("gunfight_opt_out", "off")
@@ -50,7 +53,7 @@ def set_flags(state: Any, variant: Mapping[str, str]) -> None:
     state.buy_limit_one = state.single_auction and variant.get("auction_buy_limit", "one") == "one"
 
 
-def flags_variant(state: Any) -> dict[str, str]:
+def flags_variant(state: GnadenlosState) -> dict[str, str]:
     """The full variant of `state`'s flags (the inverse of `set_flags`)."""
     variant = {
         "setup": "advanced" if state.advanced else "standard",

@@ -27,6 +27,9 @@ class LeducAction(Action):
     def to_json(self) -> Any:
         return {"type": self.name}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return move_of, (self.code,)  # the shared value, as parse_action gives
+
 
 @dataclass(frozen=True, slots=True)
 class Fold(LeducAction):
@@ -56,6 +59,11 @@ FOLD, CALL, RAISE = Fold(), Call(), Raise()
 MOVES: tuple[LeducAction, ...] = (FOLD, CALL, RAISE)
 """Indexed by `code`."""
 BY_NAME: dict[str, LeducAction] = {move.name: move for move in MOVES}
+
+
+def move_of(code: int) -> LeducAction:
+    """The move with OpenSpiel's action number `code`."""
+    return MOVES[code]
 
 
 def parse_action(text: str) -> LeducAction:

@@ -6,6 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from referee.games.base import Event, Game
 from referee.games.leduc.actions import LeducAction, action_from_json, parse_action
 from referee.games.leduc.config import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION
@@ -15,6 +17,7 @@ from referee.games.leduc.serialize import state_from_json
 from referee.games.leduc.state import LeducState
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools extend it
 class Leduc(Game):
     """OpenSpiel's `leduc_poker` for 2 to 10 players, with its default parameters."""
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.games.base import Observation, Seat
+from mypy_extensions import mypyc_attr
+
+from referee.games.base import Observation, Seat, fields_reduce
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +29,12 @@ class Bet:
     seat: Seat
     move: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
-@dataclass(frozen=True, slots=True)
+
+@mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)
+@dataclass(frozen=True)
 class LeducObservation(Observation):
     """Everything `seat` may know, and nothing else (L-6)."""
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.games.base import Action, ChanceStream, Event, Outcome, Seat, State, derive_seed, ranks_from_keys
-from referee.games.leduc.actions import CALL, FOLD, RAISE
+from referee.games.base import Action, ChanceStream, Event, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys
+from referee.games.leduc.actions import CALL, FOLD, MOVES, RAISE
 from referee.games.leduc.cards import deck_size, hand_strength
-from referee.games.leduc.config import ANTE, FIRST_PLAYER, MAX_RAISES, RAISE_AMOUNTS, STARTING_CHIPS
+from referee.games.leduc.config import ANTE, FIRST_PLAYER, MAX_PLAYERS, MAX_RAISES, RAISE_AMOUNTS, STARTING_CHIPS
 from referee.games.leduc.observation import Bet, LeducObservation
 
 DECK_STREAM = "deck"
@@ -40,6 +40,11 @@ _WITH_FOLD = (FOLD, CALL, RAISE)
 _WITH_FOLD_NO_RAISE = (FOLD, CALL)
 _NO_FOLD = (CALL, RAISE)
 _NO_FOLD_NO_RAISE = (CALL,)
+NOBODY: frozenset[Seat] = frozenset()
+ALONE: tuple[frozenset[Seat], ...] = tuple(frozenset((seat,)) for seat in range(MAX_PLAYERS))
+"""`to_act()` of each seat: shared sets, not one built per call."""
+BETS: tuple[tuple[Bet, ...], ...] = tuple(tuple(Bet(seat, move.name) for move in MOVES) for seat in range(MAX_PLAYERS))
+"""The history's entries, by seat and move code (shared values)."""
 
 
 class LeducState(State):
@@ -97,7 +102,7 @@ class LeducState(State):
         return self.players
 
     def to_act(self) -> frozenset[Seat]:
-        return frozenset() if self.end_reason else frozenset((self.current,))
+        return NOBODY if self.end_reason else ALONE[self.current]
 
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         """In OpenSpiel's order: fold (only when behind the stakes, L-3.4),
@@ -112,14 +117,14 @@ class LeducState(State):
         seat = self.current
         move: Any = actions[seat]  # a LeducAction: `apply` checked it is legal, `apply_unchecked` trusts it
         events: list[Event] = []
-        self.history[self.round - 1].append(Bet(seat, move.name))
+        self.history[self.round - 1].append(BETS[seat][move.code])
         if move is CALL:
             amount = self.stakes - self.contributions[seat]  # L-3.3: a check when 0
             self.pot += amount
             self.contributions[seat] += amount
             self.calls += 1
             if record:
-                events.append(Event("called", {"seat": seat, "amount": amount}, frozenset(range(self.players))))
+                events.append(Event("called", {"seat": seat, "amount": amount}, self._everyone()))
         elif move is RAISE:  # L-3.5: match the stakes, then raise them
             raised = RAISE_AMOUNTS[self.round - 1]
             amount = self.stakes - self.contributions[seat] + raised
@@ -130,14 +135,14 @@ class LeducState(State):
             self.calls = 0  # L-3.6: the calls that end a round are counted from the last raise
             if record:
                 events.append(Event("raised", {"seat": seat, "amount": amount, "stakes": self.stakes},
-                                    frozenset(range(self.players))))
+                                    self._everyone()))
             self.current = self._next_in(seat + 1)  # a raise never ends a round (L-3.6)
             return events
         else:
             self.folded[seat] = True  # L-3.4
             self.remaining -= 1
             if record:
-                events.append(Event("folded", {"seat": seat}, frozenset(range(self.players))))
+                events.append(Event("folded", {"seat": seat}, self._everyone()))
         if self._round_over() or self.remaining == 1:
             if self.round == 2 or self.remaining == 1:
                 self._award(events if record else None)  # L-5.1, L-5.2
@@ -178,12 +183,11 @@ class LeducState(State):
         return Outcome(self.end_reason, ranks_from_keys(self.returns))
 
     def clone(self) -> "LeducState":
-        twin = LeducState.__new__(LeducState)
-        twin.players, twin.seed, twin.public, twin.round = self.players, self.seed, self.public, self.round
+        twin = LeducState(self.players, self.seed, self.hands[:], self.deck[:])
+        twin.public, twin.round = self.public, self.round
         twin.current, twin.stakes, twin.raises, twin.calls = self.current, self.stakes, self.raises, self.calls
         twin.pot, twin.remaining, twin.end_reason = self.pot, self.remaining, self.end_reason
         twin.winners, twin.returns = self.winners, self.returns
-        twin.hands, twin.deck = self.hands[:], self.deck[:]
         twin.contributions, twin.folded = self.contributions[:], self.folded[:]
         twin.history = (self.history[0][:], self.history[1][:])
         return twin
@@ -194,6 +198,9 @@ class LeducState(State):
         return state_to_json(self)
 
     # ------------------------------------------------------------ rules
+
+    def _everyone(self) -> frozenset[Seat]:
+        return audiences(self.players)[(1 << self.players) - 1]
 
     def _next_in(self, start: Seat) -> Seat:
         """L-3.2: the first seat from `start` on (wrapping) that has not folded."""
@@ -218,7 +225,7 @@ class LeducState(State):
         self.public = self.deck.pop()
         self.current = self._next_in(FIRST_PLAYER)
         if events is not None:
-            events.append(Event("public_card_dealt", {"card": self.public}, frozenset(range(self.players))))
+            events.append(Event("public_card_dealt", {"card": self.public}, self._everyone()))
 
     def _award(self, events: list[Event] | None) -> None:
         """L-5.1 to L-5.5: the pot to the last seat in, or split among the best
@@ -244,5 +251,5 @@ class LeducState(State):
         self.returns = tuple(returns)
         if events is not None:
             events.append(Event("pot_won", {"reason": self.end_reason, "winners": list(winners), "pot": pot,
-                                            "returns": returns}, frozenset(range(self.players))))
+                                            "returns": returns}, self._everyone()))
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 N, E, S, W = 1, 2, 4, 8
 DIRECTIONS: tuple[tuple[int, int, int, int], ...] = ((N, 0, 1, S), (E, 1, 0, W), (S, 0, -1, N), (W, -1, 0, E))
 """(edge, dx, dy, the facing edge of the neighbour in that direction)."""
@@ -129,6 +131,7 @@ EDGES: tuple[tuple[int, int], ...] = tuple((KINDS[k].edges, turned(KINDS[k].edge
 NUGGET_KIND = {1: "nugget_1", 2: "nugget_2", 3: "nugget_3"}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the JSON reader extends it
 class Pool:
     """Unused instances of some cards, handed out by kind name, lowest id first.
 

@@ -59,7 +59,8 @@ def determinize(obs: SaboteurObservation, rng: random.Random, cfg: SaboteurConfi
     up to the game's cards).
     """
     state = SaboteurState()
-    state.cfg, state.n, state.lose_share = cfg, obs.num_seats, obs.sabotaged_diggers_lose_share
+    state.set_seats(obs.num_seats)
+    state.cfg, state.lose_share = cfg, obs.sabotaged_diggers_lose_share
     state.seed = rng.getrandbits(63)
     state.streams = {name: ChanceStream(derive_seed(state.seed, name)) for name in STREAMS}
     state.round, state.turn, state.first = obs.round, obs.turn, obs.first_player

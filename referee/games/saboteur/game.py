@@ -6,6 +6,8 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from referee.games.base import Event, Game
 from referee.games.saboteur.actions import SaboteurAction, action_from_json, parse_action
 from referee.games.saboteur.config import DEFAULT_CONFIG, RULES_VERSION, SaboteurConfig
@@ -16,6 +18,7 @@ from referee.games.saboteur.state import SaboteurState
 from referee.games.saboteur.variants import VARIANT_OPTIONS
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and tools extend it
 class Saboteur(Game):
     """Frederic Moyersoen's Saboteur (Amigo 2004) for 3 to 10 seats."""
 

@@ -13,10 +13,15 @@ rebuilds a full state from the observation alone. The seed is never included.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.games.base import Observation, Seat
+from mypy_extensions import mypyc_attr
+
+from referee.games.base import Observation, Seat, fields_reduce
 from referee.games.saboteur.cards import CARD_KIND, FAMILY, NAME, PATH, VALUE, START
+
+if TYPE_CHECKING:  # the state imports this module
+    from referee.games.saboteur.state import SaboteurState
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +32,9 @@ class PlacedCard:
     y: int
     card: str
     turned: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +49,9 @@ class GoalView:
     turned: bool
     seen_by: tuple[Seat, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
+
 
 @dataclass(frozen=True, slots=True)
 class NuggetView:
@@ -48,6 +59,9 @@ class NuggetView:
 
     known: tuple[int, ...]
     unknown: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +74,12 @@ class RoundResult:
     roles: tuple[str, ...]
     set_aside: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return fields_reduce(self)
 
-@dataclass(frozen=True, slots=True)
+
+@mypyc_attr(native_class=False)  # a plain class, as Observation is (base.py)
+@dataclass(frozen=True)
 class SaboteurObservation(Observation):
     """Everything `seat` may know, and nothing else (S-8)."""
 
@@ -178,7 +196,7 @@ def _by_kind(cards: list[int]) -> tuple[str, ...]:
     return tuple(NAME[c] for c in sorted(cards, key=lambda c: CARD_KIND[c]))
 
 
-def observe(state: Any, seat: Seat) -> SaboteurObservation:
+def observe(state: SaboteurState, seat: Seat) -> SaboteurObservation:
     """Project `state` onto what `seat` knows (S-8)."""
     n, known = state.n, state.known
     bit = 1 << seat

@@ -147,9 +147,10 @@ def _nugget_entry(entry: Any) -> Any:
 
 def _read(obj: dict[str, Any], cfg: SaboteurConfig) -> SaboteurState:
     state = SaboteurState()
-    n = state.n = int(obj["seats"])
+    n = int(obj["seats"])
     if not 3 <= n <= 10:
         raise ScenarioError("seats", f"{n}: Saboteur is played by 3 to 10", "S-1")
+    state.set_seats(n)
     everyone = (1 << n) - 1
     state.cfg = cfg
     state.lose_share = _read_variant(obj.get("variant", {}))

@@ -16,10 +16,9 @@ state a seat sees asks it a real question, except the end.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from referee.games.base import ChanceStream, Event, Game, Outcome, Seat, State, derive_seed, ranks_from_keys
+from referee.games.base import ChanceStream, Event, EventLog, Game, Outcome, Seat, State, derive_seed, ranks_from_keys
 from referee.games.saboteur import maze
 from referee.games.scenario import fixed_shuffle, next_fixed
 from referee.games.saboteur.actions import (
@@ -75,10 +74,85 @@ _MAP = KIND_INDEX["map"]
 _IS_PATH = tuple(kind.family == PATH for kind in KINDS)
 
 
-@lru_cache(maxsize=None)
-def audiences(num_seats: int) -> tuple[frozenset[Seat], ...]:
-    """frozenset of seats for every bitmask, built once per table size."""
-    return tuple(frozenset(s for s in range(num_seats) if mask >> s & 1) for mask in range(1 << num_seats))
+NOBODY: frozenset[Seat] = frozenset()
+
+
+_FITS: dict[int, tuple[tuple[PlacePath, ...], ...]] = {}
+"""Per candidate cell with its constraints (`_slot_key`), per card kind: the
+placements there (shared values; a maze meets the same cells turn after
+turn, and one lookup serves every kind in a hand)."""
+_NO_PLACEMENTS: tuple[PlacePath, ...] = ()
+
+
+def _slot_key(slot: maze.Slot) -> int:
+    """A slot as one integer (an int key is cheaper to look up than a tuple)."""
+    x, y, fixed, required, need = slot
+    return (((x + 512) << 10 | (y + 512)) << 12) | fixed << 8 | required << 4 | need
+
+
+_DISCARDS: tuple[Discard, ...] = tuple(Discard(kind.name) for kind in KINDS)
+"""A discard of each kind (shared values)."""
+_BREAKS: dict[tuple[str, int], BreakTool] = {}
+_REPAIRS: dict[tuple[str, int, str], Repair] = {}
+_ROCKFALLS: dict[Cell, Rockfall] = {}
+_MAPS: dict[Cell, Map] = {}
+"""The other actions, shared by value: few exist (a tool of a seat, a card
+of the maze), and a dataclass built anew costs more than looking it up."""
+
+
+def _break(tool: str, target: Seat) -> BreakTool:
+    found = _BREAKS.get((tool, target))
+    if found is None:
+        found = _BREAKS[tool, target] = BreakTool(tool, target)
+    return found
+
+
+def _repair(name: str, target: Seat, tool: str) -> Repair:
+    found = _REPAIRS.get((name, target, tool))
+    if found is None:
+        found = _REPAIRS[name, target, tool] = Repair(name, target, tool)
+    return found
+
+
+def _rockfall(cell: Cell) -> Rockfall:
+    found = _ROCKFALLS.get(cell)
+    if found is None:
+        found = _ROCKFALLS[cell] = Rockfall(*cell)
+    return found
+
+
+def _map(cell: Cell) -> Map:
+    found = _MAPS.get(cell)
+    if found is None:
+        found = _MAPS[cell] = Map(*cell)
+    return found
+
+
+def _fits(slot: maze.Slot) -> tuple[tuple[PlacePath, ...], ...]:
+    """Every kind's placements in `slot` (none for an action card)."""
+    key = _slot_key(slot)
+    found = _FITS.get(key)
+    if found is None:
+        found = _FITS[key] = tuple(
+            [_placements(k, slot) if _IS_PATH[k] else _NO_PLACEMENTS for k in range(len(KINDS))]
+        )
+    return found
+
+
+def _placements(k: int, slot: maze.Slot) -> tuple[PlacePath, ...]:
+    """S-4.2, S-4.3: the orientations of path kind `k` that fit `slot`: a card
+    with open edges `e` fits when `e & fixed == required` and `e & need` is
+    not empty (maze.Slot)."""
+    kind = KINDS[k]
+    upright = kind.edges
+    down = ((upright << 2) | (upright >> 2)) & 15
+    x, y, fixed, required, need = slot
+    found: list[PlacePath] = []
+    if (upright & fixed) == required and upright & need:
+        found.append(PlacePath(kind.name, x, y, False))
+    if down != upright and (down & fixed) == required and down & need:
+        found.append(PlacePath(kind.name, x, y, True))
+    return tuple(found)
 
 
 class SaboteurState(State):
@@ -130,26 +204,39 @@ class SaboteurState(State):
         """True while a clone shares `_slot_map` (copy before changing it)."""
         self._slots: tuple[maze.Slot, ...] | None = None
         """`_slot_map` in cell order, until it changes."""
+        self._fits: list[tuple[tuple[PlacePath, ...], ...]] = []
+        """Each slot's placements by kind, in `_slots` order."""
+        self._paths: dict[int, list[PlacePath]] = {}
+        """Per path card kind, its placements in `_slots` (shared by clones, like `_slots`)."""
         self._rockfalls: tuple[Rockfall, ...] | None = None
         """Rockfall actions (every path card on the table), until the maze changes."""
         self._legal: tuple[Any, ...] | None = None
         """The active seat's legal actions, until the next action (apply checks them)."""
-        self._events: list[Event] | None = None
+        self.log = EventLog(0)
+        """Records the events of the step being applied (base.EventLog)."""
+
+    def set_seats(self, seats: int) -> None:
+        """The table size, and an event log for it."""
+        self.n = seats
+        self.log = EventLog(seats)
 
     # ----------------------------------------------------------------- setup
 
     def setup_with_events(self, seats: int, seed: int, variant: Mapping[str, str], cfg: SaboteurConfig,
                           events: list[Event]) -> None:
         """`setup`, appending the setup's events (the deal) to `events`."""
-        self._events = events
+        self.set_seats(seats)
+        self.log.events = events
         try:
             self.setup(seats, seed, variant, cfg)
         finally:
-            self._events = None
+            self.log.events = None
 
     def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: SaboteurConfig) -> None:
         """A new match: every nugget card in the supply (S-2.5), the first player (S-2.4), round 1."""
-        self.cfg, self.n, self.seed = cfg, seats, seed
+        self.cfg, self.seed = cfg, seed
+        if self.n != seats:
+            self.set_seats(seats)
         self.lose_share = variant.get(VARIANT_LOSE_SHARE) == "on"
         self.streams = {name: ChanceStream(derive_seed(seed, name)) for name in STREAMS}
         self.known = [0] * NUM_CARDS
@@ -165,23 +252,23 @@ class SaboteurState(State):
         n, cfg, known, everyone = self.n, self.cfg, self.known, self._all
         self.discard = []
         self.broken = [{} for _ in range(n)]
-        self._log("round_started", everyone, round=self.round, first_player=self.first)
+        self.log.add("round_started", everyone, {"round": self.round, "first_player": self.first})
         # S-2.5: the nugget cards nobody holds, shuffled anew at every round's setup.
         self.supply.sort()
         self._shuffle("nuggets", self.supply, VALUE.__getitem__)
         for card in self.supply:
             known[card] = 0
-        self._log("supply_shuffled", 0, values=[VALUE[c] for c in reversed(self.supply)])
+        self.log.add("supply_shuffled", 0, {"values": [VALUE[c] for c in reversed(self.supply)]})
         # S-2.1: players + 1 dwarf cards; the extra one is set aside unseen.
         diggers, saboteurs = cfg.role_counts(n)
         dwarfs = list(DIGGER_CARDS[:diggers] + SABOTEUR_CARDS[:saboteurs])
         self._shuffle("roles", dwarfs, NAME.__getitem__, drawn_from_end=False)
         self.roles, self.set_aside = dwarfs[:n], dwarfs[n]
         known[self.set_aside] = 0
-        self._log("roles_dealt", 0, roles=[NAME[c] for c in self.roles], set_aside=NAME[self.set_aside])
+        self.log.add("roles_dealt", 0, {"roles": [NAME[c] for c in self.roles], "set_aside": NAME[self.set_aside]})
         for seat, card in enumerate(self.roles):
             known[card] = 1 << seat
-            self._log("role_dealt", 1 << seat, seat=seat, role=NAME[card])
+            self.log.add("role_dealt", 1 << seat, {"seat": seat, "role": NAME[card]})
         # S-2.2: the start card and the shuffled face-down goals.
         goals = list(GOAL_CARDS)
         self._shuffle("goals", goals, NAME.__getitem__, drawn_from_end=False)
@@ -194,12 +281,12 @@ class SaboteurState(State):
         for cell, card in zip(cfg.goal_cells, goals):
             self.cells[cell] = (card, False)
             known[card] = 0
-        self._log("goals_placed", 0, goals=[NAME[c] for c in goals])
+        self.log.add("goals_placed", 0, {"goals": [NAME[c] for c in goals]})
         self._maze_changed()
         # S-2.3: one shuffled deck of path and action cards; hands, then the draw pile.
         deck = list(DECK)
         self._shuffle("deck", deck, NAME.__getitem__)
-        self._log("deck_shuffled", 0, order=[NAME[c] for c in reversed(deck)])
+        self.log.add("deck_shuffled", 0, {"order": [NAME[c] for c in reversed(deck)]})
         size = cfg.hand_size(n)
         self.hands = []
         for seat in range(n):
@@ -207,7 +294,7 @@ class SaboteurState(State):
             for card in hand:
                 known[card] = 1 << seat
             self.hands.append(hand)
-            self._log_split("hand_dealt", 1 << seat, {"cards": [NAME[c] for c in hand]}, seat=seat, count=size)
+            self.log.split("hand_dealt", 1 << seat, {"cards": [NAME[c] for c in hand]}, {"seat": seat, "count": size})
         for card in deck:
             known[card] = 0
         self.pile = deck
@@ -231,8 +318,8 @@ class SaboteurState(State):
 
     def to_act(self) -> frozenset[Seat]:
         if self.over:
-            return frozenset()
-        return audiences(self.n)[1 << self.active]
+            return NOBODY
+        return self.log.audiences[1 << self.active]
 
     def is_terminal(self) -> bool:
         return self.over
@@ -258,20 +345,20 @@ class SaboteurState(State):
                     self._path_actions(k, actions)
             elif k in _BREAK:
                 tool = _BREAK[k]
-                actions.extend(BreakTool(tool, t) for t in range(self.n) if tool not in self.broken[t])
+                actions.extend([_break(tool, t) for t in range(self.n) if tool not in self.broken[t]])
             elif k in _REPAIR:
                 name = KINDS[k].name
                 for target in range(self.n):
-                    actions.extend(Repair(name, target, tool) for tool in _REPAIR[k] if tool in self.broken[target])
+                    actions.extend([_repair(name, target, tool) for tool in _REPAIR[k] if tool in self.broken[target]])
             elif k == _ROCKFALL:
                 if self._rockfalls is None:
                     self._rockfalls = tuple(
-                        Rockfall(x, y) for (x, y), (card, _) in sorted(self.cells.items()) if FAMILY[card] == PATH
+                        [_rockfall(cell) for cell, (card, _) in sorted(self.cells.items()) if FAMILY[card] == PATH]
                     )
                 actions.extend(self._rockfalls)
             elif k == _MAP:
-                actions.extend(Map(*cell) for cell, up in zip(self.cfg.goal_cells, self.goal_up) if not up)
-        actions.extend(Discard(KINDS[k].name) for k in kinds)
+                actions.extend([_map(cell) for cell, up in zip(self.cfg.goal_cells, self.goal_up) if not up])
+        actions.extend([_DISCARDS[k] for k in kinds])
         return tuple(actions)
 
     def _path_actions(self, k: int, out: list[Any]) -> None:
@@ -285,25 +372,24 @@ class SaboteurState(State):
                 self._slot_map = maze.frontier(self.cells, self.edges, self.conn)
                 self._slot_map_shared = False
             self._slots = tuple(self._slot_map[cell] for cell in sorted(self._slot_map))
-        kind = KINDS[k]
-        upright = kind.edges
-        down = ((upright << 2) | (upright >> 2)) & 15
-        for slot in self._slots:
-            fixed, required, need = slot[2], slot[3], slot[4]
-            if (upright & fixed) == required and upright & need:
-                out.append(PlacePath(kind.name, slot[0], slot[1], False))
-            if down != upright and (down & fixed) == required and down & need:
-                out.append(PlacePath(kind.name, slot[0], slot[1], True))
+            self._fits = [_fits(slot) for slot in self._slots]
+            self._paths = {}
+        paths = self._paths.get(k)
+        if paths is None:
+            paths = self._paths[k] = []
+            for fits in self._fits:
+                paths.extend(fits[k])
+        out.extend(paths)
 
     def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
         events: list[Event] = []
-        self._events = events if record else None
+        self.log.events = events if record else None
         try:
             ((seat, action),) = actions.items()
             self._turn(seat, action)
             self._play_forced_turns()
         finally:
-            self._events = None
+            self.log.events = None
         return events
 
     def outcome(self) -> Outcome:
@@ -325,7 +411,7 @@ class SaboteurState(State):
     def clone(self) -> "SaboteurState":
         new = SaboteurState.__new__(SaboteurState)
         new.cfg = self.cfg
-        new.n = self.n
+        new.set_seats(self.n)
         new.lose_share = self.lose_share
         new.seed = self.seed
         new.streams = {name: stream.copy() for name, stream in self.streams.items()}
@@ -354,9 +440,10 @@ class SaboteurState(State):
         new._slot_map = self._slot_map
         new._slot_map_shared = self._slot_map_shared = self._slot_map is not None
         new._slots = self._slots
+        new._fits = self._fits
+        new._paths = self._paths
         new._rockfalls = self._rockfalls
         new._legal = self._legal
-        new._events = None
         return new
 
     def to_json(self) -> Any:
@@ -400,9 +487,9 @@ class SaboteurState(State):
             card = self._take(seat, action.card)
             self.discard.append(card)
             self.known[card] = 1 << seat
-            self._log_split("discarded", 1 << seat, {"card": NAME[card]}, seat=seat)
+            self.log.split("discarded", 1 << seat, {"card": NAME[card]}, {"seat": seat})
         elif isinstance(action, Pass):
-            self._log("passed", self._all, seat=seat)
+            self.log.add("passed", self._all, {"seat": seat})
         else:
             raise TypeError(f"not a Saboteur action: {action!r}")
         if gold:
@@ -412,7 +499,7 @@ class SaboteurState(State):
             card = self.pile.pop()
             self.hands[seat].append(card)
             self.known[card] = 1 << seat
-            self._log_split("card_drawn", 1 << seat, {"card": NAME[card]}, seat=seat)
+            self.log.split("card_drawn", 1 << seat, {"card": NAME[card]}, {"seat": seat})
         elif not any(self.hands):  # S-6.1: the last card was played by this seat.
             self._end_round(seat, gold=False)
             return
@@ -453,7 +540,7 @@ class SaboteurState(State):
             self.conn.add(cell)
             changed += maze.spread(self.cells, self.edges, self.conn, cell)
         self._maze_changed(changed)
-        self._log("path_placed", self._all, seat=seat, card=NAME[card], x=action.x, y=action.y, turned=action.turned)
+        self.log.add("path_placed", self._all, {"seat": seat, "card": NAME[card], "x": action.x, "y": action.y, "turned": action.turned})
         return self._reveal_reached_goals()
 
     def _reveal_reached_goals(self) -> bool:
@@ -482,7 +569,7 @@ class SaboteurState(State):
                 self.known[card] = self._all
                 self.conn.add(cell)
                 self._maze_changed([cell, *maze.spread(self.cells, self.edges, self.conn, cell)])
-                self._log("goal_revealed", self._all, x=cell[0], y=cell[1], card=NAME[card], turned=turn)
+                self.log.add("goal_revealed", self._all, {"x": cell[0], "y": cell[1], "card": NAME[card], "turned": turn})
                 gold = gold or card == GOLD_CARD
                 changed = True
         return gold
@@ -492,7 +579,7 @@ class SaboteurState(State):
         card = self._take(seat, action.card)
         self.broken[action.target][action.tool] = card
         self.known[card] = self._all
-        self._log("tool_broken", self._all, seat=seat, target=action.target, tool=action.tool)
+        self.log.add("tool_broken", self._all, {"seat": seat, "target": action.target, "tool": action.tool})
 
     def _repair(self, seat: Seat, action: Repair) -> None:
         """S-5.2: both cards go to the discard pile."""
@@ -500,9 +587,7 @@ class SaboteurState(State):
         broken = self.broken[action.target].pop(action.tool)
         self.discard += (card, broken)
         self.known[card] = self._all
-        self._log(
-            "tool_repaired", self._all, seat=seat, card=action.card, target=action.target, tool=action.tool
-        )
+        self.log.add("tool_repaired", self._all, {"seat": seat, "card": action.card, "target": action.target, "tool": action.tool})
 
     def _rockfall(self, seat: Seat, action: Rockfall) -> None:
         """S-5.3: the path card and the rockfall are discarded; connectivity is recomputed."""
@@ -514,7 +599,7 @@ class SaboteurState(State):
         self.known[card] = self._all
         self.conn = maze.connected(self.cells, self.edges, self.cfg.start_cell)
         self._maze_changed()
-        self._log("rockfall", self._all, seat=seat, x=action.x, y=action.y, card=NAME[removed])
+        self.log.add("rockfall", self._all, {"seat": seat, "x": action.x, "y": action.y, "card": NAME[removed]})
 
     def _map(self, seat: Seat, action: Map) -> None:
         """S-5.4: a private look; who looked at which goal is public (S-8)."""
@@ -523,7 +608,7 @@ class SaboteurState(State):
         self.known[card] = self._all
         goal = self.goals[self.cfg.goal_cells.index((action.x, action.y))]
         self.known[goal] |= 1 << seat
-        self._log_split("map_used", 1 << seat, {"goal": NAME[goal]}, seat=seat, x=action.x, y=action.y)
+        self.log.split("map_used", 1 << seat, {"goal": NAME[goal]}, {"seat": seat, "x": action.x, "y": action.y})
 
     # ------------------------------------------------------------ round end
 
@@ -541,7 +626,7 @@ class SaboteurState(State):
             "set_aside": NAME[self.set_aside],
         }
         self.results.append(result)
-        self._log("round_ended", everyone, **result)
+        self.log.add("round_ended", everyone, dict(result))
         received = self._gold_rewards(seat) if gold else self._saboteur_rewards()
         for owner, cards in enumerate(received):
             if not cards:
@@ -549,9 +634,7 @@ class SaboteurState(State):
             for card in cards:
                 self.known[card] = 1 << owner
             self.nuggets[owner].extend(cards)
-            self._log_split(
-                "nuggets_received", 1 << owner, {"values": [VALUE[c] for c in cards]}, seat=owner, count=len(cards)
-            )
+            self.log.split("nuggets_received", 1 << owner, {"values": [VALUE[c] for c in cards]}, {"seat": owner, "count": len(cards)})
         if self.round >= self.cfg.rounds:
             self._end_match()
             return
@@ -564,7 +647,7 @@ class SaboteurState(State):
         back on top of the supply [chosen]."""
         count = min(self.cfg.gold_draw(self.n), len(self.supply))
         drawn = [self.supply.pop() for _ in range(count)]
-        self._log("nuggets_drawn", 0, values=[VALUE[c] for c in drawn])
+        self.log.add("nuggets_drawn", 0, {"values": [VALUE[c] for c in drawn]})
         diggers = [card in DIGGER_CARDS for card in self.roles]
         eligible = [not (self.lose_share and self.broken[s]) for s in range(self.n)]
         takers = gold_takers(reacher, diggers, eligible)
@@ -596,19 +679,4 @@ class SaboteurState(State):
         for pile in self.nuggets:
             for card in pile:
                 self.known[card] = self._all
-        self._log("match_ended", self._all, reason=self.end_reason, totals=self.totals())
-
-    # ------------------------------------------------------------ machinery
-
-    def _log(self, kind: str, audience: int, **data: Any) -> None:
-        """Record an event for the seats in the `audience` bitmask (0: record only)."""
-        if self._events is not None:
-            self._events.append(Event(kind, data, audiences(self.n)[audience]))
-
-    def _log_split(self, kind: str, knowers: int, secret: dict[str, Any], **public: Any) -> None:
-        """One event with the secret part for the seats that know it, one without for the rest."""
-        if self._events is None:
-            return
-        self._log(kind, knowers, **public, **secret)
-        if self._all & ~knowers:
-            self._log(kind, self._all & ~knowers, **public)
+        self.log.add("match_ended", self._all, {"reason": self.end_reason, "totals": self.totals()})

@@ -25,14 +25,15 @@ from collections.abc import Mapping
 
 from referee.games import Outcome, State
 from referee.games.saboteur.cards import SABOTEUR
-from referee.games.saboteur.state import GOLD_DIGGERS_WIN
+from referee.games.saboteur.observation import RoundResult
+from referee.games.saboteur.state import GOLD_DIGGERS_WIN, SaboteurState
 from referee.simulation import FactValue, Summariser
 
 ROUND_WINNERS = ("gold_diggers", "saboteurs", "nobody")
 """The teams a round's win is counted for; they share each round between them."""
 
 
-def round_winner(result: Any) -> str:
+def round_winner(result: RoundResult) -> str:
     """Who won a finished round (a `RoundResult`): the gold-diggers if the gold
     was reached, else the saboteurs, or nobody if no saboteur was in play."""
     if result.winners == GOLD_DIGGERS_WIN:
@@ -42,17 +43,20 @@ def round_winner(result: Any) -> str:
 
 def _turns(state: State) -> int:
     """Turns played (S-3), forced ones included: the engine plays a turn with a
-    single legal action itself (an empty hand's pass), so decisions can be fewer."""
-    view: Any = state.observe(0)
-    return int(view.turn)
+    single legal action itself (an empty hand's pass), so decisions can be fewer.
+    (The state's public count, without building an observation.)"""
+    assert isinstance(state, SaboteurState)
+    return state.turn
 
 
 def _facts(first: State, last: State, outcome: Outcome) -> dict[str, FactValue]:
-    end: Any = last.observe(0)  # round results and, at the end, every nugget are public (S-6.2, S-6.5)
-    results = end.results
+    assert isinstance(last, SaboteurState)
+    # round results and, at the end, every nugget are public (S-6.2, S-6.5)
+    results = [RoundResult(r["round"], r["winners"], r["reached_by"], tuple(r["roles"]), r["set_aside"])
+               for r in last.results]
     winners = [round_winner(r) for r in results]
     gold = tuple(1.0 if r.winners == GOLD_DIGGERS_WIN else 0.0 for r in results)
-    nuggets = tuple(float(sum(view.known)) for view in end.nuggets)
+    nuggets = tuple(float(total) for total in last.totals())
     facts: dict[str, FactValue] = {
         "gold_reached": gold,
         "cards_exhausted": tuple(1.0 - reached for reached in gold),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.games.gnadenlos.actions import Bid, BidPosition, Buy, Commit, FinalBuy, OptOut, Order, Pick, Refill, Take
-from referee.games.gnadenlos.cards import RATINGS, EventCard
+from referee.games.gnadenlos.cards import EVENT_RATING, GOLD_REWARDS, RATINGS, EventCard
 from referee.games.gnadenlos.config import DEFAULT_CONFIG
 from referee.games.gnadenlos.observation import HIDDEN
 
@@ -81,7 +81,10 @@ def rival_estimate(view: SeatView, seat: int, kind: str) -> int:
     it holds, or the expected best of its unknown cards drawn from the unseen
     pool, whichever is higher."""
     ratings = RATINGS[kind]
-    best = max((ratings[c] for c in view.adv_known[seat]), default=-1)
+    best = -1
+    for card in view.adv_known[seat]:
+        if ratings[card] > best:
+            best = ratings[card]
     unknown = view.adv_unknown[seat]
     if unknown and view.unseen_adventurers:
         pool = sorted(ratings[c] for c in view.unseen_adventurers)
@@ -94,14 +97,20 @@ def commit_payoff(event: int, mine: int, rivals: Sequence[int], card: int, field
     """G-5.5 to G-5.9: the worth of committing a card rated `mine` against the
     rivals' expected ratings, counting the card lost if it is discarded (it
     showed the highest rating) or shot (the lowest in High Noon)."""
-    ratings = list(rivals) + [mine]
-    best, worst = max(ratings), min(ratings)
+    best = worst = mine  # of the ratings committed: the rivals' and mine (loops: cheaper than max/min compiled)
+    for rating in rivals:
+        if rating > best:
+            best = rating
+        elif rating < worst:
+            worst = rating
     if best == worst:  # G-5.5: a void event
         return 0.0
     lost = CARD_VALUE[card]
     if event == EventCard.HIGH_NOON:
         if mine == best:
-            winners = ratings.count(best)
+            winners = 1
+            for rating in rivals:
+                winners += rating == best
             return (2 if winners == 1 else 1) * HIGH_NOON_TAKE_VALUE - lost
         return -lost if mine == worst else 0.0
     if event == EventCard.POKER:
@@ -109,17 +118,20 @@ def commit_payoff(event: int, mine: int, rivals: Sequence[int], card: int, field
         if mine == best:
             return section.plus - lost
         return -float(section.minus) if mine == worst else 0.0
-    first, second = EventCard(event).gold_rewards
+    first, second = GOLD_REWARDS[event]
     if mine == best:
         return first - lost
-    runner_up = max(r for r in ratings if r < best)
+    runner_up = mine  # the highest rating below the best (mine is below it here)
+    for rating in rivals:
+        if runner_up < rating < best:
+            runner_up = rating
     return float(second) if mine == runner_up else 0.0
 
 
 def choose_commit(view: SeatView, legal: Sequence[Any]) -> Any:
     """Commit the card whose expected payoff, net of losing it, is highest;
     among equals the least valuable card (a sacrifice when losing is certain)."""
-    kind = EventCard(view.event).rating
+    kind = EVENT_RATING[view.event]
     ratings = RATINGS[kind]
     rivals = [rival_estimate(view, s, kind) for s in view.participants if s != view.seat]
     field = view.fields[view.seat]
@@ -178,12 +190,18 @@ def _beat_chance(most: int, total: int) -> float:
     bid, otherwise falling around a typical bid."""
     if total >= most:
         return 0.0
+    if 0 <= total < len(_BEAT):
+        return _BEAT[total]
     return 1.0 / (1.0 + math.exp(total - TYPICAL_BID))
+
+
+_BEAT: tuple[float, ...] = tuple(1.0 / (1.0 + math.exp(total - TYPICAL_BID)) for total in range(16))
+"""`_beat_chance` below the most, by total: the same numbers, computed once."""
 
 
 BidSummary = tuple[Any, int, int, int]
 """(bid, total, own-colour value, number of cards)."""
-_GROUPS: dict[tuple[int, int], tuple[Sequence[Any], list[BidSummary]]] = {}
+_GROUPS: dict[int, tuple[Sequence[Any], list[BidSummary]]] = {}
 _GROUPS_LIMIT = 20_000
 
 
@@ -192,7 +210,7 @@ def bid_groups(legal: Sequence[Any], seat: int) -> list[BidSummary]:
     total ranks a bid, G-6.2; the count fills the market, G-8.1), the one
     costing `seat` least of its own colour. Cached per legal-action tuple:
     the engine hands out the same tuple for the same hand and used totals."""
-    key = (id(legal), seat)
+    key = id(legal) << 4 | seat  # an int key: no tuple to build and hash per lookup
     cached = _GROUPS.get(key)
     if cached is not None and cached[0] is legal:
         return cached[1]
@@ -222,7 +240,7 @@ def choose_bid(view: SeatView, legal: Sequence[Any]) -> Any:
     seat = view.seat
     later = [_most_bid(view, s) for s in view.bid_order[view.bid_order.index(seat) + 1 :]]
     made = [(t, view.bid_sizes[s]) for s, t in enumerate(view.bid_totals) if t is not None]
-    values = sorted((unit_value(u, len(view.hand)) for u in view.units), reverse=True)
+    values = sorted([unit_value(u, len(view.hand)) for u in view.units], reverse=True)
     spare = view.nuggets[seat] - view.exposure
     # G-8.1: if we win, our cards and those of the higher bids may complete
     # the N-th row, and a payday follows at once.
@@ -255,25 +273,28 @@ def _win_chances(
         if other > total:
             ahead += 1
             cards_above += size
-    places = _place_distribution(ahead, [_beat_chance(most, total) for most in later])
+    beaten = _times_beaten([_beat_chance(most, total) for most in later])
+    # the final place is `ahead` plus the times beaten; places before `ahead`
+    # have chance 0 and would add nothing to either sum
     gain = win = 0.0
-    for place in range(min(len(places), len(values))):
-        gain += places[place] * values[place]
-        win += places[place]
+    for k in range(min(len(beaten), len(values) - ahead)):
+        gain += beaten[k] * values[ahead + k]
+        win += beaten[k]
     return gain, win, cards_above
 
 
-def _place_distribution(ahead: int, beat: Sequence[float]) -> list[float]:
-    """Probabilities of each final place, given `ahead` bids already higher and
-    each later bidder beating us independently with the given chance."""
+def _times_beaten(beat: Sequence[float]) -> list[float]:
+    """Probabilities of being outbid 0, 1, 2, ... times by later bidders who
+    beat us independently with the given chances."""
     dist = [1.0]
     for p in beat:
         nxt = [0.0] * (len(dist) + 1)
-        for k, q in enumerate(dist):
+        for k in range(len(dist)):
+            q = dist[k]
             nxt[k] += q * (1 - p)
             nxt[k + 1] += q * p
         dist = nxt
-    return [0.0] * ahead + dist
+    return dist
 
 
 # -------------------------------------------------------------------- pick

@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from referee.games.base import Action, State
 from referee.games.gnadenlos.actions import Bid
 from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE
+from referee.games.gnadenlos.state import GnadenlosState
 
 from referee.games.gnadenlos.strategy.policy import bid_groups, decide
 from referee.games.gnadenlos.strategy.values import CARD_VALUE
@@ -24,14 +26,17 @@ CARD_WEIGHT = 0.3
 """Adventurers in hand are future event winnings (G-5)."""
 
 
-def heuristic_rollout(state: Any, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
+def heuristic_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Action:
     """The heuristic's choice for `seat` in a determinized state."""
     if len(legal) == 1:
-        return legal[0]
-    return decide(view_from_state(state, seat), legal)
+        first: Action = legal[0]
+        return first
+    assert isinstance(state, GnadenlosState)
+    action: Action = decide(view_from_state(state, seat), legal)
+    return action
 
 
-def candidates(state: Any, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]:
+def candidates(state: State, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]:
     """Bids of equal total and card count are alike (G-6.2: only the total
     ranks a bid; the count decides how fast the market fills, G-8.1), so only
     the one costing the seat least of its own colour is searched."""
@@ -40,10 +45,11 @@ def candidates(state: Any, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]
     return tuple(group[0] for group in bid_groups(legal, seat))
 
 
-def evaluate(state: Any) -> list[float]:
+def evaluate(state: State) -> list[float]:
     """G-9.4 extended to an unfinished match: field first, then what nuggets
     (net of the seat's IOUs in the market, G-8.2) and adventurers will buy;
     three vultures rank last."""
+    assert isinstance(state, GnadenlosState)
     exposure = [0] * state.n
     for row in state.market:
         for card in row:

@@ -13,56 +13,93 @@ several times cheaper than projecting an observation at every rollout step.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
-from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE, IOU_VALUES, NUM_ADVENTURERS, Iou, iou
+from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE, IOU_VALUES, IOUS, NUM_ADVENTURERS, Iou
 from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation
+from referee.games.gnadenlos.state import GnadenlosState
 
 Slot = Iou | str | None
 """A market slot: None (empty), HIDDEN, or a known (colour, value)."""
 
 
-@dataclass(slots=True)
 class SeatView:
-    """One seat's picture of the table, as the heuristic needs it."""
+    """One seat's picture of the table, as the heuristic needs it.
 
-    seat: int
-    n: int
-    active: int
-    phase: str
-    event: int
-    fields: tuple[int, ...] | list[int]
-    nuggets: tuple[int, ...] | list[int]
-    vultures: tuple[int, ...] | list[int]
-    undertaker: int
-    hand: tuple[int, ...] | list[int]
-    adv_known: list[tuple[int, ...]] | list[list[int]]
-    """Per seat, the adventurers this seat knows are in that hand."""
-    adv_unknown: list[int]
-    """Per seat, how many cards of that hand this seat does not know."""
-    unseen_adventurers: tuple[int, ...]
-    """Adventurers whose place this seat does not know (drawn blind, or in the deck)."""
-    ious: list[Iou]
-    iou_known: list[list[Iou]]
-    iou_unknown: list[int]
-    market: list[list[Slot]]
-    """The market as this seat sees it (left empty in rollouts where no rule reads it)."""
-    filled: int
-    """How many market slots hold a card."""
-    exposure: float
-    """Expected value of this seat's own IOUs lying in the market (G-8.2: what it
-    will have to pay when they are turned up)."""
-    bid_totals: list[int | None]
-    """Per seat, the total bid this auction; -1 for a pass, None if not yet bid."""
-    bid_sizes: list[int]
-    """Per seat, how many IOUs it bid this auction (0 if none)."""
-    bid_order: tuple[int, ...] | list[int]
-    """The auction's bidding order: the seats after the bidder bid later."""
-    units: list[tuple[int, ...]]
-    """The lots the bids compete for: in a single-card auction (G-6.7) only
-    the card on offer, the first of the order."""
-    participants: tuple[int, ...] | list[int]
+    Written out rather than as a dataclass: a rollout builds one at every
+    step, and a dataclass's generated __init__ runs as Python even compiled.
+    """
+
+    __slots__ = (
+        "seat", "n", "active", "phase", "event", "fields", "nuggets", "vultures", "undertaker", "hand", "adv_known",
+        "adv_unknown", "unseen_adventurers", "ious", "iou_known", "iou_unknown", "market", "filled", "exposure",
+        "bid_totals", "bid_sizes", "bid_order", "units", "participants",
+    )
+
+    def __init__(
+        self,
+        *,
+        seat: int,
+        n: int,
+        active: int,
+        phase: str,
+        event: int,
+        fields: tuple[int, ...] | list[int],
+        nuggets: tuple[int, ...] | list[int],
+        vultures: tuple[int, ...] | list[int],
+        undertaker: int,
+        hand: tuple[int, ...] | list[int],
+        adv_known: list[tuple[int, ...]] | list[list[int]],
+        adv_unknown: list[int],
+        unseen_adventurers: tuple[int, ...],
+        ious: list[Iou],
+        iou_known: list[list[Iou]],
+        iou_unknown: list[int],
+        market: list[list[Slot]],
+        filled: int,
+        exposure: float,
+        bid_totals: list[int | None],
+        bid_sizes: list[int],
+        bid_order: tuple[int, ...] | list[int],
+        units: list[tuple[int, ...]],
+        participants: tuple[int, ...] | list[int],
+    ) -> None:
+        self.seat = seat
+        self.n = n
+        self.active = active
+        self.phase = phase
+        self.event = event
+        self.fields = fields
+        self.nuggets = nuggets
+        self.vultures = vultures
+        self.undertaker = undertaker
+        self.hand = hand
+        self.adv_known = adv_known
+        """Per seat, the adventurers this seat knows are in that hand."""
+        self.adv_unknown = adv_unknown
+        """Per seat, how many cards of that hand this seat does not know."""
+        self.unseen_adventurers = unseen_adventurers
+        """Adventurers whose place this seat does not know (drawn blind, or in the deck)."""
+        self.ious = ious
+        self.iou_known = iou_known
+        self.iou_unknown = iou_unknown
+        self.market = market
+        """The market as this seat sees it (left empty in rollouts where no rule reads it)."""
+        self.filled = filled
+        """How many market slots hold a card."""
+        self.exposure = exposure
+        """Expected value of this seat's own IOUs lying in the market (G-8.2: what it
+        will have to pay when they are turned up)."""
+        self.bid_totals = bid_totals
+        """Per seat, the total bid this auction; -1 for a pass, None if not yet bid."""
+        self.bid_sizes = bid_sizes
+        """Per seat, how many IOUs it bid this auction (0 if none)."""
+        self.bid_order = bid_order
+        """The auction's bidding order: the seats after the bidder bid later."""
+        self.units = units
+        """The lots the bids compete for: in a single-card auction (G-6.7) only
+        the card on offer, the first of the order."""
+        self.participants = participants
 
 
 def view_from_observation(obs: GnadenlosObservation) -> SeatView:
@@ -134,7 +171,7 @@ def _observed_exposure(obs: GnadenlosObservation, market: list[list[Slot]]) -> f
     return known_in_market + unseen_value * hidden_slots / (hidden_slots + elsewhere)
 
 
-def view_from_state(state: Any, seat: int) -> SeatView:
+def view_from_state(state: GnadenlosState, seat: int) -> SeatView:
     """The view of `seat` in a full (determinized) state: every card is read
     as it lies. For search rollouts only; the parts no rule of this decision
     reads are left empty (the market grid outside take and refill, the IOU
@@ -153,7 +190,7 @@ def view_from_state(state: Any, seat: int) -> SeatView:
                     if IOU_COLOUR[card] == seat:
                         exposure += IOU_VALUE[card]
     bidding = phase in ("bid", "bid_position")
-    hands = [[iou(c) for c in h] for h in state.iou_hands] if bidding else [[] for _ in range(n)]
+    hands = [[IOUS[c] for c in h] for h in state.iou_hands] if bidding else [[] for _ in range(n)]
     return SeatView(
         seat=seat,
         n=n,

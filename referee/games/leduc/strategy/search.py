@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.games.base import Action
+from referee.games.base import Action, State
 from referee.games.leduc.cards import rank
 from referee.games.leduc.state import NO_CARD, LeducState
 from referee.games.leduc.strategy.equity import win_chance
@@ -31,24 +31,26 @@ def view_of(state: LeducState, seat: int) -> View:
     )
 
 
-def rollout(state: Any, seat: int, legal: tuple[Action, ...], rng: random.Random) -> Action:
+def rollout(state: State, seat: int, legal: tuple[Action, ...], rng: random.Random) -> Action:
     """The heuristic with a little randomness (policy.BLUFF), as rollout policy and tree hint."""
+    assert isinstance(state, LeducState)
     return rollout_decide(view_of(state, seat), legal, rng)
 
 
-def candidates(state: Any, seat: int, legal: tuple[Action, ...]) -> tuple[Action, ...]:
+def candidates(state: State, seat: int, legal: tuple[Action, ...]) -> tuple[Action, ...]:
     """Every legal action: none of the three moves is dominated."""
     return legal
 
 
-def seat_key(state: Any, seat: int) -> int:
+def seat_key(state: State, seat: int) -> int:
     """A seat plays by the rank of its private card (suits never matter, L-5.2):
     in the tree, an opponent's choices with a king and with a jack keep
     separate statistics, so the search models play that depends on the card."""
+    assert isinstance(state, LeducState)
     return rank(state.hands[seat])
 
 
-def evaluate(state: Any) -> list[float]:
+def evaluate(state: State) -> list[float]:
     """Each seat's expected chips at a rollout cut-off: its share of the pot
     by its chance to win the showdown (its own card in this determinization
     against the seats still in), less what it has put in."""

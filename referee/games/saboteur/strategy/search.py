@@ -19,10 +19,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from referee.games.base import Observation, State
 from referee.games.saboteur.actions import BreakTool, Map
 from referee.games.saboteur.cards import GOLD_CARD, SABOTEUR, SABOTEUR_CARDS, VALUE
 from referee.games.saboteur.config import DEFAULT_CONFIG
 from referee.games.saboteur.observation import SaboteurObservation
+from referee.games.saboteur.state import SaboteurState
 
 from referee.games.saboteur.strategy import policy
 from referee.games.saboteur.strategy.view import tunnel_from_state, view_from_state
@@ -50,16 +52,18 @@ class SaboteurPlayout:
     def __init__(self) -> None:
         self.suspicion: Sequence[float] = ()
 
-    def __call__(self, state: Any, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    def __call__(self, state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
         if len(legal) == 1:
             return legal[0]
+        assert isinstance(state, SaboteurState)
         suspicion = self.suspicion if len(self.suspicion) == state.n else [0.0] * state.n
         return policy.decide(view_from_state(state, seat, suspicion), legal)
 
 
-def candidates(state: Any, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]:
+def candidates(state: State, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]:
     """Drop what is never better than a discard: breaking one's own tool
     (S-5.1 allows it) and a map on a goal the seat already knows (S-5.4)."""
+    assert isinstance(state, SaboteurState)
     bit = 1 << seat
     kept = tuple(
         a for a in legal
@@ -69,7 +73,7 @@ def candidates(state: Any, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]
     return kept or legal
 
 
-def gold_chance(state: Any) -> float:
+def gold_chance(state: SaboteurState) -> float:
     """The chance the gold-diggers reach the gold this round (S-6.1): the cards
     of tunnel still needed to the gold (where this determinization put it)
     against the turns left (one card each, S-3), with gold-diggers whose tools
@@ -85,7 +89,7 @@ def gold_chance(state: Any) -> float:
     return 1.0 / (1.0 + math.exp(-logit))
 
 
-def expected_totals(state: Any) -> list[float]:
+def expected_totals(state: SaboteurState) -> list[float]:
     """Each seat's nugget total after this round, in expectation (S-6.3, S-6.4):
     the gold-diggers share the cards drawn if the gold is reached, each
     saboteur takes its amount otherwise."""
@@ -105,12 +109,13 @@ def expected_totals(state: Any) -> list[float]:
     ]
 
 
-def estimate(state: Any) -> list[float]:
+def estimate(state: State) -> list[float]:
     """S-7.2 at a rollout cut-off: each seat's expected share of the places
     below it, (n - 1 - expected place) / (n - 1), taking each seat's final total
     as its expected total now plus a normal spread for the rounds still to
     play. Smooth in the totals, so a move that only shifts the chance of
     reaching the gold still counts."""
+    assert isinstance(state, SaboteurState)
     means = expected_totals(state)
     n = state.n
     sigma = ROUND_SPREAD * math.sqrt(state.cfg.rounds - state.round + 1)
@@ -121,9 +126,10 @@ def estimate(state: Any) -> list[float]:
     return rewards
 
 
-def seat_key(state: Any, seat: int) -> bool:
+def seat_key(state: State, seat: int) -> bool:
     """A seat plays by its role (S-2.1): in the tree, its choices as a saboteur
     and as a gold-digger keep separate statistics."""
+    assert isinstance(state, SaboteurState)
     return state.roles[seat] in SABOTEUR_CARDS
 
 
@@ -163,9 +169,10 @@ class RoleDeal:
             self.combos.append(combo)
             self.cumulative.append(total)
 
-    def __call__(self, state: Any, observation: Any, rng: random.Random) -> None:
+    def __call__(self, state: State, observation: Observation, rng: random.Random) -> None:
         if not self.combos:
             return
+        assert isinstance(state, SaboteurState)
         chosen = self.combos[bisect.bisect_right(self.cumulative, rng.random() * self.cumulative[-1])
                              if len(self.combos) > 1 else 0]
         cards = [state.set_aside if s < 0 else state.roles[s] for s in self.slots]

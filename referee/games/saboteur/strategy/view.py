@@ -20,6 +20,7 @@ from typing import Any
 from referee.games.saboteur.cards import NAME, SABOTEUR, THROUGH
 from referee.games.saboteur.config import DEFAULT_CONFIG, Cell
 from referee.games.saboteur.observation import SaboteurObservation
+from referee.games.saboteur.state import SaboteurState
 
 from referee.games.saboteur.strategy.tunnel import GOAL_CELLS, Outlook, Tunnel, card
 
@@ -103,7 +104,7 @@ def view_from_observation(obs: SaboteurObservation, suspicion: Sequence[float]) 
     )
 
 
-def tunnel_from_state(state: Any) -> Tunnel:
+def tunnel_from_state(state: SaboteurState) -> Tunnel:
     """The maze of a full state (its connectivity as the engine keeps it)."""
     cards: dict[Cell, tuple[int, bool]] = {}
     hidden: list[Cell] = []
@@ -116,7 +117,7 @@ def tunnel_from_state(state: Any) -> Tunnel:
     return Tunnel(cards, hidden, state.conn)
 
 
-def view_from_state(state: Any, seat: int, suspicion: Sequence[float]) -> SaboteurView:
+def view_from_state(state: SaboteurState, seat: int, suspicion: Sequence[float]) -> SaboteurView:
     """The view of `seat` in a full (determinized) state, from that seat's
     knowledge in it only: its role, its hand, the goals it knows. Distances
     are Manhattan distances (referee/games/saboteur/strategy/tunnel.py): rollouts need speed."""

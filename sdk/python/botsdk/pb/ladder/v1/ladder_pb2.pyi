@@ -28,6 +28,14 @@ class SubmitRequest(_message.Message):
     variants: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, archive: _Optional[bytes] = ..., single_file: _Optional[bool] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., startup_timeout: _Optional[float] = ..., move_time: _Optional[float] = ..., shown_path: _Optional[str] = ..., variants: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class SubmitPiece(_message.Message):
+    __slots__ = ("request", "archive")
+    REQUEST_FIELD_NUMBER: _ClassVar[int]
+    ARCHIVE_FIELD_NUMBER: _ClassVar[int]
+    request: SubmitRequest
+    archive: bytes
+    def __init__(self, request: _Optional[_Union[SubmitRequest, _Mapping]] = ..., archive: _Optional[bytes] = ...) -> None: ...
+
 class SubmitReply(_message.Message):
     __slots__ = ("name", "version", "content_hash", "new", "games", "twins", "variants")
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -303,17 +311,49 @@ class Forfeit(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class BotLogsReply(_message.Message):
-    __slots__ = ("label", "has_log", "log_path", "text", "rotated_path", "forfeits")
+    __slots__ = ("label", "has_log", "text", "forfeits", "rotated")
     LABEL_FIELD_NUMBER: _ClassVar[int]
     HAS_LOG_FIELD_NUMBER: _ClassVar[int]
-    LOG_PATH_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
-    ROTATED_PATH_FIELD_NUMBER: _ClassVar[int]
     FORFEITS_FIELD_NUMBER: _ClassVar[int]
+    ROTATED_FIELD_NUMBER: _ClassVar[int]
     label: str
     has_log: bool
-    log_path: str
     text: str
-    rotated_path: str
     forfeits: _containers.RepeatedCompositeFieldContainer[Forfeit]
-    def __init__(self, label: _Optional[str] = ..., has_log: _Optional[bool] = ..., log_path: _Optional[str] = ..., text: _Optional[str] = ..., rotated_path: _Optional[str] = ..., forfeits: _Optional[_Iterable[_Union[Forfeit, _Mapping]]] = ...) -> None: ...
+    rotated: bool
+    def __init__(self, label: _Optional[str] = ..., has_log: _Optional[bool] = ..., text: _Optional[str] = ..., forfeits: _Optional[_Iterable[_Union[Forfeit, _Mapping]]] = ..., rotated: _Optional[bool] = ...) -> None: ...
+
+class BotRecordsRequest(_message.Message):
+    __slots__ = ("name", "version", "game", "limit")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    game: str
+    limit: int
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., game: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class MatchRecord(_message.Message):
+    __slots__ = ("match_id", "game", "rule_set", "version", "record")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RULE_SET_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    rule_set: str
+    version: str
+    record: bytes
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., rule_set: _Optional[str] = ..., version: _Optional[str] = ..., record: _Optional[bytes] = ...) -> None: ...
+
+class BotRecordsItem(_message.Message):
+    __slots__ = ("record", "withheld")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    WITHHELD_FIELD_NUMBER: _ClassVar[int]
+    record: MatchRecord
+    withheld: int
+    def __init__(self, record: _Optional[_Union[MatchRecord, _Mapping]] = ..., withheld: _Optional[int] = ...) -> None: ...

@@ -39,6 +39,11 @@ class LadderStub:
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitRequest.SerializeToString,
                 response_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
                 _registered_method=True)
+        self.SubmitStream = channel.stream_unary(
+                '/ladder.v1.Ladder/SubmitStream',
+                request_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitPiece.SerializeToString,
+                response_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
+                _registered_method=True)
         self.Retire = channel.unary_unary(
                 '/ladder.v1.Ladder/Retire',
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.RetireRequest.SerializeToString,
@@ -69,6 +74,11 @@ class LadderStub:
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.SerializeToString,
                 response_deserializer=ladder_dot_v1_dot_ladder__pb2.BotLogsReply.FromString,
                 _registered_method=True)
+        self.BotRecords = channel.unary_stream(
+                '/ladder.v1.Ladder/BotRecords',
+                request_serializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsRequest.SerializeToString,
+                response_deserializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsItem.FromString,
+                _registered_method=True)
         self.RatingHistory = channel.unary_unary(
                 '/ladder.v1.Ladder/RatingHistory',
                 request_serializer=ladder_dot_v1_dot_ladder__pb2.RatingHistoryRequest.SerializeToString,
@@ -85,7 +95,21 @@ class LadderServicer:
     """Missing associated documentation comment in .proto file."""
 
     def Submit(self, request, context):
-        """Validate and register a bot exactly as `referee submit` does.
+        """Validate and register a bot exactly as `referee submit` does. The
+        request is one message, at most 4 MiB: a larger archive goes through
+        SubmitStream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubmitStream(self, request_iterator, context):
+        """Submit with the archive sent in pieces (what `referee submit --server`
+        uses): first a SubmitPiece with the SubmitRequest (its archive empty),
+        then the archive's bytes in order, at most 1 MiB a piece. The service
+        writes them to disk as they come and refuses (RESOURCE_EXHAUSTED) as
+        soon as they pass its --max-mib, so an upload costs it no more memory
+        than a piece.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -134,6 +158,16 @@ class LadderServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BotRecords(self, request, context):
+        """The records of one bot's rated matches whose duplicate deal has been
+        played in every seat rotation, oldest first (`referee records`), then
+        how many more are withheld until then. With tokens required, only the
+        bot's owner may ask (as for BotLogs).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def RatingHistory(self, request, context):
         """Each bot's rating after every match it played (`referee report`'s history).
         """
@@ -154,6 +188,11 @@ def add_LadderServicer_to_server(servicer, server):
             'Submit': grpc.unary_unary_rpc_method_handler(
                     servicer.Submit,
                     request_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitRequest.FromString,
+                    response_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.SerializeToString,
+            ),
+            'SubmitStream': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitStream,
+                    request_deserializer=ladder_dot_v1_dot_ladder__pb2.SubmitPiece.FromString,
                     response_serializer=ladder_dot_v1_dot_ladder__pb2.SubmitReply.SerializeToString,
             ),
             'Retire': grpc.unary_unary_rpc_method_handler(
@@ -185,6 +224,11 @@ def add_LadderServicer_to_server(servicer, server):
                     servicer.BotLogs,
                     request_deserializer=ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.FromString,
                     response_serializer=ladder_dot_v1_dot_ladder__pb2.BotLogsReply.SerializeToString,
+            ),
+            'BotRecords': grpc.unary_stream_rpc_method_handler(
+                    servicer.BotRecords,
+                    request_deserializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsRequest.FromString,
+                    response_serializer=ladder_dot_v1_dot_ladder__pb2.BotRecordsItem.SerializeToString,
             ),
             'RatingHistory': grpc.unary_unary_rpc_method_handler(
                     servicer.RatingHistory,
@@ -223,6 +267,33 @@ class Ladder:
             target,
             '/ladder.v1.Ladder/Submit',
             ladder_dot_v1_dot_ladder__pb2.SubmitRequest.SerializeToString,
+            ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/ladder.v1.Ladder/SubmitStream',
+            ladder_dot_v1_dot_ladder__pb2.SubmitPiece.SerializeToString,
             ladder_dot_v1_dot_ladder__pb2.SubmitReply.FromString,
             options,
             channel_credentials,
@@ -386,6 +457,33 @@ class Ladder:
             '/ladder.v1.Ladder/BotLogs',
             ladder_dot_v1_dot_ladder__pb2.BotLogsRequest.SerializeToString,
             ladder_dot_v1_dot_ladder__pb2.BotLogsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BotRecords(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/ladder.v1.Ladder/BotRecords',
+            ladder_dot_v1_dot_ladder__pb2.BotRecordsRequest.SerializeToString,
+            ladder_dot_v1_dot_ladder__pb2.BotRecordsItem.FromString,
             options,
             channel_credentials,
             insecure,
