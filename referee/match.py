@@ -56,6 +56,7 @@ from typing import Any, cast
 
 from botsdk import fairness
 from botsdk.contract import PROTOCOL_VERSION, TimeControl
+from botsdk.fairness import Evaluation
 
 from referee.games import Action, Event, Game, Outcome, State, load_game
 from referee.games.base import IllegalActionError, derive_seed
@@ -216,6 +217,7 @@ def run_match(
     on_event: Callable[[Entry], None] | None = None,
     reveal_seed: bool = True,
     match_format: Mapping[str, int] | None = None,
+    evaluation: Evaluation | None = None,
 ) -> MatchResult:
     """Play one refereed match of `game` (a game configured with its rule
     set, `load_game(name, rule_set)`; a name: the base rules); seat i is
@@ -226,6 +228,11 @@ def run_match(
     duplicate set, so a bot told it after one rotation would know every
     hidden card of the next; the ladder reveals it once the set is over
     (docs/records.md, "A ladder's deals").
+
+    `evaluation` makes it an evaluation match, whose seed the caller chose
+    for the deal it wanted: every seat's MatchStart says so, and the seed is
+    committed to as an evaluation's, never as a fair deal (docs/records.md,
+    "Evaluation deals").
 
     `on_event` receives every record line (a dict, see docs/records.md) as it
     is written; what it raises reaches the caller as it is. Raises
@@ -241,7 +248,7 @@ def run_match(
     rules = match_game(game, match_format)
     seats = [bot if isinstance(bot, Seat) else ProcessSeat(bot) for bot in bots]
     match = Match(rules, seats, seed=seed, time_control=time_control, match_id=match_id,
-                  reveal_seed=reveal_seed)
+                  reveal_seed=reveal_seed, evaluation=evaluation)
     try:
         if record_path is None and on_event is None:
             return match.play()
@@ -399,7 +406,7 @@ class Match:
     def __init__(
         self, rules: Game, seats: Sequence[Seat], *, seed: int,
         time_control: TimeControl | None = TimeControl(), match_id: str | None = None, reveal_seed: bool = True,
-        watch: Watch | None = None, summary: bool = True,
+        watch: Watch | None = None, summary: bool = True, evaluation: Evaluation | None = None,
     ) -> None:
         rules.check_seats(len(seats))
         self.rules = rules
@@ -420,6 +427,7 @@ class Match:
         self.reveal_seed = reveal_seed
         self.watch = watch
         self.summary = summary
+        self.evaluation = evaluation
 
     @property
     def variant(self) -> dict[str, str]:
@@ -481,9 +489,10 @@ class Match:
         self._books = [_Book(clock.time_bank) for clock in self._clocks] or [_Book(None) for _ in self.seats]
         # The commitment goes to every seat in its MatchStart and into the
         # record; seed and salt are revealed at the end (docs/records.md,
-        # "Provably fair deals").
+        # "Provably fair deals"; an evaluation's under its own prefix).
         self._seed_salt = fairness.new_salt()
-        self._seed_commitment = fairness.commitment(self.seed, self._seed_salt)
+        self._seed_commitment = fairness.commitment(self.seed, self._seed_salt,
+                                                    evaluation=self.evaluation is not None)
         if self._writer is not None:
             # one write: a record is never left with a header and no setup line
             self._writer.write(self._header(), {"type": SETUP, "events": [event.to_json() for event in self._setup]})
@@ -507,6 +516,7 @@ class Match:
             **({"match_format": self.rules.match_format()} if self.rules.match_format() else {}),
             "seed": self.seed,
             "seed_commitment": self._seed_commitment.hex(),
+            **({"evaluation": self.evaluation.to_json()} if self.evaluation is not None else {}),
             "seats": [
                 {"seat": seat, "label": info.label, "name": info.name, "version": info.version,
                  "protocol_version": info.protocol_version, "sandbox": dict(info.sandbox),
@@ -540,7 +550,8 @@ class Match:
                     match_id=self.match_id, game=self.rules.name, variant=self.variant, seat=seat,
                     num_seats=len(self.seats), seat_names=names,
                     time_control=self._clocks[seat] if self._clocks else UNTIMED,
-                    observation=state.observe(seat), seed_commitment=self._seed_commitment))
+                    observation=state.observe(seat), seed_commitment=self._seed_commitment,
+                    evaluation=self.evaluation))
             except BotFault as fault:
                 self._forfeit(seat, fault.reason, fault.detail)
                 continue

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.games import Event, Game, Observation, State
+from referee.games import Event, Game, Observation, State, load_game
 from referee.games.plugin import match_game
 from referee.match import final_ranks, public_summary
 from referee.records import Entry, MatchRecord, events_json, offered
