@@ -94,7 +94,7 @@ def tournament(fmt: str | None, bots: str | None, champion: str | None, seats: i
         if check:
             raise SystemExit(_verify(store, found, commitment, path))
         try:  # one run per store: a second would play the planned matches again
-            held.enter_context(store.run_lock())
+            held.enter_context(store.run_lock("referee tournament"))
         except StoreError as exc:
             raise click.ClickException(str(exc)) from None
         if found is None:
