@@ -82,6 +82,7 @@ def check_rankings(browser: Any, db: Path) -> None:
                                                   for e in data["table"]]
     assert all(r[3] == "18" for r in rows)  # 3 opponents x 2 seats x 3 cycles
     assert data["commitment"] in browser.execute_script("return document.getElementById('tournament-summary').textContent")
+    assert browser.find_element("css selector", "h1").text == "Leduc poker round-robin tournament (base rules)"
     assert console_errors(browser) == []
 
 

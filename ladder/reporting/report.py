@@ -179,6 +179,7 @@ def report_data(store: Store, game: str, rule_set: str = "") -> dict[str, Any]:
     tournament = load_tournament(store)  # a tournament's store (referee tournament): its final table too
     if tournament is not None and (tournament.game, tournament.rule_set) == (game, rule_set):
         data["tournament"] = tournament_json(store, tournament)
+        data["title"] = heading(game, rule_set, f"{tournament.schedule['format']} tournament")
     return data
 
 

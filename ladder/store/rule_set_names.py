@@ -32,7 +32,8 @@ def plays(game: str, variant: Mapping[str, str], declared: Iterable[str]) -> boo
     return not load_game(game).make_rule_set(variant).undeclared(declared)
 
 
-def heading(game: str, name: str) -> str:
-    """"Gnadenlos! ladder (base rules)", "Gnadenlos! ladder (auction=single)":
-    the game's title, as people write it, not its id."""
-    return f"{load_game(game).title} ladder ({describe(name)})"
+def heading(game: str, name: str, kind: str = "ladder") -> str:
+    """"Gnadenlos! ladder (base rules)", "Gnadenlos! ladder (auction=single)",
+    "Leduc poker round-robin tournament (base rules)": the game's title, as
+    people write it, not its id."""
+    return f"{load_game(game).title} {kind} ({describe(name)})"
