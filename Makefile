@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test-packages kit-packages kits test test-fast ladder bench balance balance-gnadenlos proto clean
+.PHONY: venv test-packages kit-packages kits test test-fast ladder bench balance balance-gnadenlos exploitability proto clean
 
 # The bot SDK distribution (sdk/python/) first: the project depends on it
 # and it is not on PyPI.
@@ -80,6 +80,11 @@ balance: $(STAMP)
 # docs/balance-gnadenlos.md: the reviewer's two fixes measured (issue 20); about an hour of CPU
 balance-gnadenlos: $(STAMP)
 	nice -n 10 $(BIN)/python -m bench.balance_gnadenlos --jobs 2
+
+# docs/exploitability.png and .json: the built-in bots and the trained kit measured over the wire
+# (referee exploitability), beside CFR's curve; about an hour, most of it the MCTS bot's thinking
+exploitability: $(STAMP)
+	nice -n 10 $(BIN)/python -m bench.exploitability_table
 
 # The generated Python code (sdk/python/botsdk/pb/), and the kits' copies of
 # the packages a bot needs: each kit carries its own, so that a copy of its

@@ -101,7 +101,7 @@ def measure(name: str, players: int, games: int) -> dict[str, Any]:
     """Play one table of one rule set; its figures (JSON-ready)."""
     matches: list[MatchSummary] = []
     started = time.monotonic()
-    simulate(load_game("gnadenlos"), players, games, SEED, RULE_SETS[name], on_match=matches.append,
+    simulate(load_game("gnadenlos", RULE_SETS[name]), players, games, SEED, on_match=matches.append,
              seating=("heuristic",) * players)
     return figures(name, players, matches, time.monotonic() - started)
 
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     names = [] if args.no_play else args.only or list(RULE_SETS)
     for name in names:  # a rule set the engine does not have is refused before anything is played
         try:
-            load_game("gnadenlos").check_variant(RULE_SETS[name])
+            load_game("gnadenlos", RULE_SETS[name])
         except ValueError as exc:
             parser.error(f"rule set {name!r}: {exc}")
     kept = [r for r in load() if not (r["rule_set"] in names and r["players"] in args.players)

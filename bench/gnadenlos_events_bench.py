@@ -61,13 +61,12 @@ def first_v1_decode(msg: pb.Event, seat: int) -> Event:
 def collect(matches: int) -> tuple[list[Event], list[int]]:
     """The seat-visible events of random matches, and per seat and step the
     size of the Notify that seat is sent."""
-    game = load_game("gnadenlos")
     game_codec = wire.codec_for("gnadenlos")
     events: list[Event] = []
     notify_sizes: list[int] = []
     for seed in range(matches):
-        variant = {"setup": "advanced"} if seed % 2 else None
-        state, step = game.new_state_with_events(3 + seed % 3 // 2, seed, variant)
+        rules = load_game("gnadenlos", "setup=advanced" if seed % 2 else None)
+        state, step = rules.new_state_with_events(3 + seed % 3 // 2, seed)
         rng = random.Random(seed)
         while True:
             visible = [e for e in step if e.visible_to]

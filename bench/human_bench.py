@@ -42,6 +42,7 @@ from rich.table import Table
 
 from bench.recording import machine_summary, write_section
 from referee.builtins import resolve_bot
+from referee.games import load_game
 from referee.match import run_match
 from referee.process import start_bots
 from referee.seats import Seat
@@ -114,7 +115,7 @@ def play_one(driver: Any, setting: Setting, seed: int, figures: Figures) -> None
 
     def run() -> None:
         try:
-            run_match(setting.game, seats, seed=seed, variant=dict(setting.variant),
+            run_match(load_game(setting.game, dict(setting.variant)), seats, seed=seed,
                       time_control=TimeControl(move_time=60.0), on_event=server.pages.recorder(server.pages.desks))
         except BaseException as exc:  # shown below, in the main thread
             failed.append(exc)

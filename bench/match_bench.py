@@ -121,7 +121,8 @@ def in_process_seconds(record_dir: Path) -> tuple[float, int]:
     began = time.perf_counter()
     decisions = 0
     for record in records:
-        state, _ = game.new_state_with_events(SEATS, record.header["seed"], record.header["variant"])
+        rules = load_game(game.name, record.header["variant"])
+        state, _ = rules.new_state_with_events(SEATS, record.header["seed"])
         for seat in range(SEATS):
             state.observe(seat)
         for decision in record.decisions:

@@ -120,11 +120,12 @@ def sample_positions(count: int, seed: int) -> list[tuple[Any, tuple[Any, ...]]]
     from referee.games import load_game
 
     game = load_game("gnadenlos")
+    advanced = load_game("gnadenlos", "setup=advanced")
     rng = random.Random(seed)
     positions: list[tuple[Any, tuple[Any, ...]]] = []
     match = 0
     while len(positions) < count:
-        state = game.new_state(4, seed + match, {"setup": "advanced"} if match % 2 else None)
+        state = (advanced if match % 2 else game).new_state(4, seed + match)
         match += 1
         while not state.is_terminal():
             actions = {}

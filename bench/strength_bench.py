@@ -50,7 +50,7 @@ from bots.random import RandomBot
 from bots.sdk import Bot, DecisionContext, MatchInfo, TimeControl
 from referee.games import load_game
 from referee.match import play_bots
-from referee.games.base import parse_variant
+from referee.games.rule_sets import parse_options
 from referee.files import write_atomically
 
 SECTION = "Bots"
@@ -74,7 +74,7 @@ where both teams have more than one member."""
 def split_variant(setting: str) -> tuple[str, dict[str, str]]:
     """The setting without its "@variant" suffix, and that variant."""
     name, _, variant = setting.partition("@")
-    return name, parse_variant(variant.replace("+", ","))
+    return name, parse_options(variant.replace("+", ","))
 
 
 def table(setting: str) -> tuple[str, int, str]:
@@ -129,7 +129,7 @@ def play_one(job: tuple[str, int]) -> MatchFigures:
     ]
     bots[seat] = subject(name, match)
     variant = split_variant(setting)[1]
-    result = play_bots(bots, BASE_SEED + match, game=game, variant=variant, move_time=ARENA_MOVE_TIME)
+    result = play_bots(bots, BASE_SEED + match, game=load_game(game, variant), move_time=ARENA_MOVE_TIME)
     ranks = result.ranks
     win = 1 / ranks.count(0) if ranks[seat] == 0 else 0.0
     stats = getattr(bots[seat], "stats", None)

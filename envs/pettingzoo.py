@@ -65,11 +65,11 @@ class TableSession:
 
     def __init__(self, game: str, num_seats: int | None, variant: Mapping[str, str] | None,
                  max_cycles: int | None, illegal_action: str) -> None:
-        engine = load_game(game)
+        engine = load_game(game, variant)
         self.game = game
+        self.rules = engine
         self.num_seats = engine.min_seats if num_seats is None else num_seats
         engine.check_seats(self.num_seats)
-        self.variant = engine.check_variant(variant)
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles must be at least 1, not {max_cycles}")
         if illegal_action not in ILLEGAL_ACTIONS:
@@ -87,7 +87,7 @@ class TableSession:
         self.action_space = gymnasium.spaces.Discrete(encoding.num_actions)
 
     def _deal(self) -> Table:
-        return Table.new(self.game, self.num_seats, self.rng.getrandbits(63), self.variant)
+        return Table.new(self.rules, self.num_seats, self.rng.getrandbits(63))
 
     def reset(self, seed: int | None) -> None:
         if seed is not None:

@@ -23,7 +23,6 @@ from typing import Any
 from google.protobuf.message import Message
 
 from botsdk.encoding import Encoding, encoding_for
-from referee.games import load_game
 from referee.games.base import Action, Game, Seat, State
 from referee.protocol.codec import GameCodec, codec_for
 
@@ -65,9 +64,10 @@ class Table:
         """Choices of a simultaneous decision kept aside until every deciding seat has chosen."""
 
     @classmethod
-    def new(cls, game: str, num_seats: int, seed: int, variant: Mapping[str, str] | None = None) -> "Table":
-        """A new match, dealt from `seed` as the referee deals one."""
-        return cls(game, load_game(game).new_state(num_seats, seed, variant))
+    def new(cls, rules: Game, num_seats: int, seed: int) -> "Table":
+        """A new match of `rules` (under the rule set it is configured with:
+        `load_game(name, rule_set)`), dealt from `seed` as the referee deals one."""
+        return cls(rules.name, rules.new_state(num_seats, seed))
 
     @property
     def game(self) -> Game:

@@ -5,7 +5,10 @@ before play, did every card come from it, and was every decision legal?
 1. the commitment: the seed and salt the record reveals hash to the
    commitment every seat received in its MatchStart (docs/records.md,
    "Provably fair deals"), so the organiser could not choose the seed after
-   seeing the bots;
+   seeing the bots — or, in an evaluation match, whose header says the
+   referee chose the deal, that they hash to the commitment under the
+   evaluation prefix (docs/records.md, "Evaluation deals"): the deal was
+   fixed at the start, though not at random;
 2. the derivation: re-run from that seed, the engine deals, draws and rolls
    exactly the chance outcomes recorded (docs/chance.md says how a seed
    becomes each of them, for an independent check);
@@ -35,6 +38,8 @@ class Audit:
     commitment: str
     decisions: int
     chance_events: int
+    evaluation: bool = False
+    """An evaluation match: the referee chose the deal (verified as committed, not as fair)."""
 
 
 def audit(record: MatchRecord) -> Audit:
@@ -45,8 +50,10 @@ def audit(record: MatchRecord) -> Audit:
     committed, salt = header.get("seed_commitment"), footer.get("seed_salt")
     if not committed or not salt:
         raise AuditFailed("the record holds no seed commitment (written by a referee before fair deals)")
+    evaluation = header.get("evaluation") is not None
     try:
-        fair = fairness.verify(bytes.fromhex(committed), int(header["seed"]), bytes.fromhex(salt))
+        fair = fairness.verify(bytes.fromhex(committed), int(header["seed"]), bytes.fromhex(salt),
+                               evaluation=evaluation)
     except (ValueError, TypeError):
         raise AuditFailed("the record's seed, commitment or salt is malformed") from None
     if not fair:
@@ -57,4 +64,4 @@ def audit(record: MatchRecord) -> Audit:
     except ReplayMismatch as exc:
         raise AuditFailed(f"the match does not follow from the committed seed: {exc}") from None
     chance = len(record.setup.get("events", [])) + sum(len(d.get("events", [])) for d in record.decisions)
-    return Audit(int(header["seed"]), committed, len(record.decisions), chance)
+    return Audit(int(header["seed"]), committed, len(record.decisions), chance, evaluation)

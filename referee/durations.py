@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 import click
 
@@ -38,7 +39,13 @@ def parse_duration(text: str) -> float:
     return seconds
 
 
-class Duration(click.ParamType):
+if TYPE_CHECKING:  # click's ParamType is generic to a type checker (its value, its input); at run time the plain class, on every release
+    _TimeType = click.ParamType[float, object]
+else:
+    _TimeType = click.ParamType
+
+
+class Duration(_TimeType):
     """A click option type for times: the value arrives as seconds (float).
 
     `minimum` is the least allowed value in seconds; `positive` refuses 0

@@ -56,11 +56,12 @@ from typing import Any, cast
 
 from botsdk import fairness
 from botsdk.contract import PROTOCOL_VERSION, TimeControl
+from botsdk.fairness import Evaluation
 
 from referee.games import Action, Event, Game, Outcome, State, load_game
 from referee.games.base import IllegalActionError, derive_seed
-from referee.games.plugin import plugin
-from referee.games.rule_sets import undeclared
+from referee.games.plugin import match_game, plugin
+from referee.games.rule_sets import RuleSet
 from referee.process import BotProcess
 from referee.protocol.faults import BotFault, IllegalAnswer
 from referee.records import (
@@ -103,11 +104,17 @@ setup and after each decision, and every event of that step, whoever may
 see it (simulate's per-match figures)."""
 
 
-def public_summary(game: str, state: State) -> dict[str, Any]:
+def public_summary(rules: Game, state: State) -> dict[str, Any]:
     """The footer's `summary` of a finished match: the game's public
     end-of-match figures (its package's `summary`), from the JSON of a final
-    observation, where they are public."""
-    summary: Callable[[Mapping[str, Any]], dict[str, Any]] | None = plugin(game).load("summary")
+    observation, where they are public. A match of a game's own format (a
+    Leduc match of hands) sums up as its parameters and each seat's score
+    (the chips won in all its hands, public as each hand ends): the final
+    observation is only its last deal's."""
+    played = rules.match_format()
+    if played:
+        return {**played, "scores": list(state.outcome().scores)}
+    summary: Callable[[Mapping[str, Any]], dict[str, Any]] | None = plugin(rules.name).load("summary")
     return {} if summary is None else summary(state.observe(0).to_json())
 
 
@@ -143,7 +150,7 @@ class MatchResult:
     match_id: str
     game: str
     seed: int
-    variant: Mapping[str, str]
+    rule_set: RuleSet
     ranks: tuple[int, ...]
     """Final places after the failure policy (0 = first, ties share)."""
     end_reason: str
@@ -152,6 +159,9 @@ class MatchResult:
     record_path: Path | None
     decisions: int
     seconds: float
+    scores: tuple[float, ...] = ()
+    """Each seat's score where the match is ranked by one (the engine's
+    `Outcome.scores`: a Leduc match's chips), else empty."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as one JSON object (what `referee play --json` prints)."""
@@ -160,7 +170,7 @@ class MatchResult:
             "match_id": self.match_id,
             "game": self.game,
             "seed": self.seed,
-            "variant": dict(self.variant),
+            "variant": dict(self.rule_set.options),
             "end_reason": self.end_reason,
             "ranks": list(self.ranks),
             "ranking": ranking,
@@ -173,6 +183,7 @@ class MatchResult:
                  "strikes": s.strikes, "forfeit": s.forfeit}
                 for s in self.seats
             ],
+            **({"scores": list(self.scores)} if self.scores else {}),
             "decisions": self.decisions,
             "seconds": round(self.seconds, 3),
             "record": str(self.record_path) if self.record_path else None,
@@ -196,19 +207,21 @@ def final_ranks(engine_ranks: Sequence[int], forfeited: frozenset[int]) -> tuple
 
 
 def run_match(
-    game: str,
+    game: Game | str,
     bots: Sequence[BotProcess | Seat],
     *,
     seed: int,
-    variant: Mapping[str, str] | None = None,
     time_control: TimeControl = TimeControl(),
     record_path: Path | None = None,
     match_id: str | None = None,
     on_event: Callable[[Entry], None] | None = None,
     reveal_seed: bool = True,
+    match_format: Mapping[str, int] | None = None,
+    evaluation: Evaluation | None = None,
 ) -> MatchResult:
-    """Play one refereed match; seat i is played by bots[i] (a bot process,
-    or any other `Seat`).
+    """Play one refereed match of `game` (a game configured with its rule
+    set, `load_game(name, rule_set)`; a name: the base rules); seat i is
+    played by bots[i] (a bot process, or any other `Seat`).
 
     `reveal_seed=False` keeps the seed and salt out of MatchEnd (the record
     still holds them): a ladder deals one seed to every seat rotation of a
@@ -216,17 +229,26 @@ def run_match(
     hidden card of the next; the ladder reveals it once the set is over
     (docs/records.md, "A ladder's deals").
 
+    `evaluation` makes it an evaluation match, whose seed the caller chose
+    for the deal it wanted: every seat's MatchStart says so, and the seed is
+    committed to as an evaluation's, never as a fair deal (docs/records.md,
+    "Evaluation deals").
+
     `on_event` receives every record line (a dict, see docs/records.md) as it
     is written; what it raises reaches the caller as it is. Raises
-    ValueError for an unknown game, variant or seat count (UndeclaredVariant
-    for a bot that does not declare the variant), and RefereeError when the
+    ValueError for an unknown game or a bad seat count (UndeclaredVariant
+    for a bot that does not declare the rule set), and RefereeError when the
     match fails for a reason that is not a bot's fault. A bot's failure
     never raises: it is struck or forfeits.
+
+    `match_format` names the parameters of the game's own match format
+    (`{"hands": 100}` for Leduc: referee.games.plugin.match_game); without
+    it a match is one play of the engine's rules.
     """
-    rules = load_game(game)
+    rules = match_game(game, match_format)
     seats = [bot if isinstance(bot, Seat) else ProcessSeat(bot) for bot in bots]
-    match = Match(rules, seats, seed=seed, variant=variant, time_control=time_control, match_id=match_id,
-                  reveal_seed=reveal_seed)
+    match = Match(rules, seats, seed=seed, time_control=time_control, match_id=match_id,
+                  reveal_seed=reveal_seed, evaluation=evaluation)
     try:
         if record_path is None and on_event is None:
             return match.play()
@@ -245,17 +267,17 @@ def play_match(
     seats: Sequence[Seat],
     *,
     seed: int,
-    variant: Mapping[str, str] | None = None,
     time_control: TimeControl | None = TimeControl(),
     match_id: str | None = None,
     reveal_seed: bool = True,
 ) -> MatchResult:
     """Play one match with `seats` in this process and no record: what
-    `referee check`, the arena and tests use. Raises ValueError for a bad
-    game, variant or seat count; whatever the engine or a strict seat
+    `referee check`, the arena and tests use. `game` is configured with its
+    rule set (a name: the base rules). Raises ValueError for a bad game or
+    seat count; whatever the engine or a strict seat
     raises reaches the caller as it is."""
     rules = game if isinstance(game, Game) else load_game(game)
-    return Match(rules, seats, seed=seed, variant=variant, time_control=time_control, match_id=match_id,
+    return Match(rules, seats, seed=seed, time_control=time_control, match_id=match_id,
                  reveal_seed=reveal_seed).play()
 
 
@@ -263,8 +285,7 @@ def play_bots(
     bots: Sequence[InProcessBot],
     seed: int,
     *,
-    game: str = "gnadenlos",
-    variant: Mapping[str, str] | None = None,
+    game: Game | str = "gnadenlos",
     move_time: float = 1.0,
 ) -> MatchResult:
     """A match of trusted bots in this process (anything shaped like
@@ -273,12 +294,12 @@ def play_bots(
     exception is a bug, raised as it is, never repaired. The match id is
     "arena-SEED": a seeded bot's choices depend on it, so the same seed
     plays the same match."""
-    return play_match(game, [InProcessSeat(bot, strict=True) for bot in bots], seed=seed, variant=variant,
+    return play_match(game, [InProcessSeat(bot, strict=True) for bot in bots], seed=seed,
                       time_control=TimeControl(move_time=move_time), match_id=f"arena-{seed}")
 
 
-def check_seated(rules: Game, variant: Mapping[str, str], infos: Sequence[SeatInfo]) -> None:
-    """Refuse, before the match, to seat a bot in a variant it does not say
+def check_seated(rule_set: RuleSet, infos: Sequence[SeatInfo]) -> None:
+    """Refuse, before the match, to seat a bot in a rule set it does not say
     it plays (its handshake's `variants`, referee.games.rule_sets): a variant
     may ask decisions the base rules never do. Seats whose variants are not
     known (None: code in this process) are not checked. Raises
@@ -286,7 +307,7 @@ def check_seated(rules: Game, variant: Mapping[str, str], infos: Sequence[SeatIn
     lacking = []
     for info in infos:
         if info.variants is not None:
-            missing = undeclared(rules, variant, info.variants)
+            missing = rule_set.undeclared(info.variants)
             if missing:
                 lacking.append(f"{safe_line(info.label)} does not declare {', '.join(missing)}")
     if lacking:
@@ -349,8 +370,10 @@ class Match:
     """One match: `deal()` (optional, to see the first state), `run()`, then
     `result()` — or `play()`, which does all three.
 
-    Validates on construction (raises ValueError for a bad seat count or
-    variant, UndeclaredVariant for a seat that does not declare it).
+    Plays `rules` under the rule set it is configured with (`load_game(name,
+    rule_set)`, checked there). Validates on construction (raises ValueError
+    for a bad seat count, UndeclaredVariant for a seat that does not declare
+    the rule set).
     `watch`, if given, follows the whole match (see `Watch`); `summary=False`
     leaves the footer's public figures out of the result (a simulation
     reads the final `state` itself).
@@ -367,7 +390,6 @@ class Match:
     seconds = 0.0
     # What follows is set when needed. As class-level defaults they cost a
     # simulated match nothing: a Leduc hand is about 40 µs all told.
-    _variant: dict[str, str] | None = None
     _infos: list[SeatInfo] | None = None
     _setup: Sequence[Event] = ()
     _with_events = False
@@ -382,19 +404,18 @@ class Match:
     """The seats that started, which hear events until they forfeit."""
 
     def __init__(
-        self, rules: Game, seats: Sequence[Seat], *, seed: int, variant: Mapping[str, str] | None = None,
+        self, rules: Game, seats: Sequence[Seat], *, seed: int,
         time_control: TimeControl | None = TimeControl(), match_id: str | None = None, reveal_seed: bool = True,
-        watch: Watch | None = None, summary: bool = True,
+        watch: Watch | None = None, summary: bool = True, evaluation: Evaluation | None = None,
     ) -> None:
         rules.check_seats(len(seats))
         self.rules = rules
         self.seats = seats
         self.seed = seed
-        self._given_variant = variant
         self.trusted = [seat.reads_state for seat in seats]
         self._all_trusted = all(self.trusted)
         if not self._all_trusted:
-            check_seated(rules, self.variant, self.infos)
+            check_seated(rules.rule_set, self.infos)
             if time_control is None and any(seat.waits for seat in seats):
                 raise ValueError("a match without a time control seats no seat that waits for its answers "
                                  "(a process)")
@@ -406,14 +427,12 @@ class Match:
         self.reveal_seed = reveal_seed
         self.watch = watch
         self.summary = summary
+        self.evaluation = evaluation
 
     @property
     def variant(self) -> dict[str, str]:
-        """The full variant (checked when first needed: a match of trusted
-        seats alone leaves that to the engine, which checks it anyway)."""
-        if self._variant is None:
-            self._variant = self.rules.check_variant(self._given_variant)
-        return self._variant
+        """The rule set's options, as the record's header and `MatchStart` carry them."""
+        return dict(self.rules.rule_set.options)
 
     @property
     def seat_decisions(self) -> tuple[int, ...]:
@@ -437,9 +456,9 @@ class Match:
         if self.state is None:
             self._with_events = self._writer is not None or self.watch is not None or not self._all_trusted
             if self._with_events:
-                self.state, self._setup = self.rules.new_state_with_events(len(self.seats), self.seed, self.variant)
+                self.state, self._setup = self.rules.new_state_with_events(len(self.seats), self.seed)
             else:
-                self.state = self.rules.new_state(len(self.seats), self.seed, self._variant or self._given_variant)
+                self.state = self.rules.new_state(len(self.seats), self.seed)
         return self.state
 
     def play(self, record: RecordWriter | None = None) -> MatchResult:
@@ -470,9 +489,10 @@ class Match:
         self._books = [_Book(clock.time_bank) for clock in self._clocks] or [_Book(None) for _ in self.seats]
         # The commitment goes to every seat in its MatchStart and into the
         # record; seed and salt are revealed at the end (docs/records.md,
-        # "Provably fair deals").
+        # "Provably fair deals"; an evaluation's under its own prefix).
         self._seed_salt = fairness.new_salt()
-        self._seed_commitment = fairness.commitment(self.seed, self._seed_salt)
+        self._seed_commitment = fairness.commitment(self.seed, self._seed_salt,
+                                                    evaluation=self.evaluation is not None)
         if self._writer is not None:
             # one write: a record is never left with a header and no setup line
             self._writer.write(self._header(), {"type": SETUP, "events": [event.to_json() for event in self._setup]})
@@ -493,8 +513,10 @@ class Match:
             "game": self.rules.name,
             "rules_version": self.rules.rules_version,
             "variant": self.variant,
+            **({"match_format": self.rules.match_format()} if self.rules.match_format() else {}),
             "seed": self.seed,
             "seed_commitment": self._seed_commitment.hex(),
+            **({"evaluation": self.evaluation.to_json()} if self.evaluation is not None else {}),
             "seats": [
                 {"seat": seat, "label": info.label, "name": info.name, "version": info.version,
                  "protocol_version": info.protocol_version, "sandbox": dict(info.sandbox),
@@ -528,7 +550,8 @@ class Match:
                     match_id=self.match_id, game=self.rules.name, variant=self.variant, seat=seat,
                     num_seats=len(self.seats), seat_names=names,
                     time_control=self._clocks[seat] if self._clocks else UNTIMED,
-                    observation=state.observe(seat), seed_commitment=self._seed_commitment))
+                    observation=state.observe(seat), seed_commitment=self._seed_commitment,
+                    evaluation=self.evaluation))
             except BotFault as fault:
                 self._forfeit(seat, fault.reason, fault.detail)
                 continue
@@ -736,6 +759,7 @@ class Match:
                 "end_detail": outcome.detail,
                 "engine_ranks": list(outcome.ranks),
                 "ranks": list(ranks),
+                **({"scores": list(outcome.scores)} if outcome.scores else {}),
                 "forfeits": [{k: v for k, v in book.forfeit.items() if k not in ("type", "written")}
                              for book in self._books if book.forfeit is not None],
                 "strikes": [book.strikes for book in self._books],
@@ -749,7 +773,7 @@ class Match:
         """The footer's public figures (computed once), or {} without `summary`."""
         if self._summary_figures is None:
             assert self.state is not None
-            self._summary_figures = public_summary(self.rules.name, self.state) if self.summary else {}
+            self._summary_figures = public_summary(self.rules, self.state) if self.summary else {}
         return self._summary_figures
 
     def result(self) -> MatchResult:
@@ -760,7 +784,7 @@ class Match:
         if not self._books:  # the fast path keeps only the counts
             self._books = [_Book(None, decisions=count) for count in self._counts]
         return MatchResult(
-            match_id=self.match_id, game=self.rules.name, seed=self.seed, variant=self.variant,
+            match_id=self.match_id, game=self.rules.name, seed=self.seed, rule_set=self.rules.rule_set,
             ranks=ranks, end_reason=self.outcome.reason,
             seats=tuple(
                 SeatResult(seat=seat, name=info.name, version=info.version, rank=ranks[seat],
@@ -770,5 +794,5 @@ class Match:
                 for seat, (info, book) in enumerate(zip(self.infos, self._books))
             ),
             summary=self._summary(), record_path=self._writer.path if self._writer is not None else None,
-            decisions=self.decisions, seconds=self.seconds,
+            decisions=self.decisions, seconds=self.seconds, scores=tuple(self.outcome.scores),
         )

@@ -85,21 +85,17 @@ def table_sizes(game: Game) -> Iterator[int]:
         yield from range(low, high + 1)
 
 
-def variant_name(game: Game, variant: Mapping[str, str]) -> str:
-    """The options of `variant` that differ from the game's defaults, as OPTION=VALUE,..."""
-    defaults = game.check_variant({})
-    return ",".join(f"{key}={value}" for key, value in variant.items() if defaults.get(key) != value)
-
-
 def probe_game(bot: BotProcess, game_name: str, *, decisions: int, time_control: TimeControl,
                seed: int, variants: Sequence[Mapping[str, str]] = ({},)) -> GameProbe:
     """Play `bot` through matches of `game_name` until it has been asked at
     least `decisions` times, at the smallest and the largest table and in
-    each of `variants` (taken in turn, match by match), or until it
+    the rule set of each of `variants` (its options; taken in turn, match
+    by match; each checked once, here), or until it
     forfeits (its process is then gone). A seat is asked in nearly every
     match, so `decisions` more matches than those is a bound that a seat
     folded out of every match could not make endless."""
     game = load_game(game_name)
+    configured = [load_game(game_name, variant) for variant in variants]
     probe = GameProbe(game.name)
     sizes = table_sizes(game)
     minimum = max(len(dict.fromkeys((game.min_seats, game.max_seats))), len(variants))
@@ -108,12 +104,12 @@ def probe_game(bot: BotProcess, game_name: str, *, decisions: int, time_control:
         seats = next(sizes)
         seat = probe.matches % seats
         match_seed = derive_seed(seed, f"check-{game.name}-{probe.matches}")
-        variant = game.check_variant(variants[probe.matches % len(variants)])
+        rules = configured[probe.matches % len(configured)]
         measured = MeasuredSeat(ProcessSeat(bot), probe, wire.codec_for(game.name), seats, match_seed,
-                                variant_name(game, variant))
+                                str(rules.rule_set))
         table: list[Seat] = [heuristic_seat(game) for _ in range(seats)]
         table[seat] = measured
-        result = play_match(game, table, seed=match_seed, variant=variant, time_control=time_control,
+        result = play_match(rules, table, seed=match_seed, time_control=time_control,
                             match_id=f"check-{uuid.uuid4().hex[:8]}", reveal_seed=False)
         played = result.seats[seat]
         if played.forfeit is not None and probe.forfeit is None:

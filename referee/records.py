@@ -21,12 +21,13 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from referee.files import create_private
+from referee.games.base import Event
 
 RECORD_FORMAT = "referee-match-record"
 RECORD_VERSION = 1
@@ -185,10 +186,11 @@ def _canonical_text(action: Any) -> str:
 _cached_canonical_text = functools.lru_cache(maxsize=1 << 16, typed=True)(_canonical_text)
 
 
-def events_json(events: Any) -> list[Entry]:
+def events_json(events: Iterable[Event]) -> list[Entry]:
     """Events as record JSON (kind, data, visible_to), normalised through a
     JSON round trip so tuples and lists compare equal."""
-    return json.loads(json.dumps([event.to_json() for event in events]))
+    normalised: list[Entry] = json.loads(json.dumps([event.to_json() for event in events]))
+    return normalised
 
 
 def forfeits_by_seat(entries: list[Entry]) -> Mapping[int, Entry]:

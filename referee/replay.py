@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games import Event, Game, Observation, State, load_game
+from referee.games.plugin import match_game
 from referee.match import final_ranks, public_summary
 from referee.records import Entry, MatchRecord, events_json, offered
 
@@ -56,14 +57,14 @@ class Replayer:
 
     def __init__(self, header: Entry) -> None:
         self.header = header
-        self.game: Game = load_game(header["game"])
-        if header["rules_version"] != self.game.rules_version:
+        rules = load_game(header["game"])
+        if header["rules_version"] != rules.rules_version:
             raise ReplayMismatch(
                 f"the record was played under rules {header['rules_version']!r}; "
-                f"this engine implements {self.game.rules_version!r}")
+                f"this engine implements {rules.rules_version!r}")
+        self.game: Game = match_game(load_game(header["game"], header["variant"]), header.get("match_format"))
         self.num_seats = len(header["seats"])
-        self.state, self.setup_events = self.game.new_state_with_events(
-            self.num_seats, header["seed"], header["variant"])
+        self.state, self.setup_events = self.game.new_state_with_events(self.num_seats, header["seed"])
         self.decisions = 0
 
     def setup_step(self) -> Step:
@@ -150,7 +151,11 @@ def _check_end(record: MatchRecord, state: State) -> None:
     if list(outcome.ranks) != footer["engine_ranks"]:
         raise ReplayMismatch(f"ranking: the engine gives {list(outcome.ranks)}, the record says "
                              f"{footer['engine_ranks']}")
-    summary = json.loads(json.dumps(public_summary(record.header["game"], state)))
+    if list(outcome.scores) != footer.get("scores", []):
+        raise ReplayMismatch(f"scores: the engine gives {list(outcome.scores)}, the record says "
+                             f"{footer.get('scores', [])}")
+    summary = json.loads(json.dumps(public_summary(match_game(record.header["game"], record.header.get("match_format")),
+                                                   state)))
     if "summary" in footer and summary != footer["summary"]:
         raise ReplayMismatch(f"end figures: the engine gives {summary}, the record says {footer['summary']}")
     forfeited = frozenset(f["seat"] for f in footer["forfeits"])

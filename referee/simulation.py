@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from referee.games import Event, Game, Outcome, State
+from referee.games import Event, Game, Outcome, RuleSet, State
 from referee.games.base import derive_seed
 from referee.games.plugin import plugins
 from referee.match import Match
@@ -146,27 +146,27 @@ class MatchSummary:
 
 
 def play_random_match(
-    game: Game, players: int, seed: int, variant: Mapping[str, str] | None = None,
+    game: Game, players: int, seed: int,
     policy: Policy = random_policy, seating: Sequence[str] = (), summariser: Summariser | None = None,
 ) -> MatchSummary:
-    """Play one match through the match loop (referee/match.py), untimed and
-    unrecorded: uniformly random legal decisions, or `policy`'s for every
-    seat, or the named `seating` policies (one per seat, SEAT_POLICIES).
+    """Play one match of `game` (under the rule set it is configured with)
+    through the match loop (referee/match.py), untimed and unrecorded:
+    uniformly random legal decisions, or `policy`'s for every seat, or the
+    named `seating` policies (one per seat, SEAT_POLICIES).
 
     Seats that decide from the state alone are trusted seats: when all are,
     the loop applies their actions with `apply_unchecked` (a policy must
     therefore return a legal action; a summariser's `watch` gets the events
     of that same unchecked step). Seats that are told events (the
     heuristic) get exactly those their seat may see, as a bot would.
-    `summariser` defaults to the game's. Raises ValueError for bad seats or
-    variant.
+    `summariser` defaults to the game's. Raises ValueError for bad seats.
     """
     rng = random.Random(derive_seed(seed, "simulate-decisions"))
     seats = ([SEAT_POLICIES[name](game, rng) for name in seating] if seating
              else [StatePolicySeat(policy, rng) for _ in range(players)])
     summariser = summariser or summariser_for(game)
     watch = summariser.watch() if summariser.watch is not None else None
-    match = Match(game, seats, seed=seed, variant=variant, time_control=None, match_id=f"simulate-{seed}",
+    match = Match(game, seats, seed=seed, time_control=None, match_id=f"simulate-{seed}",
                   watch=None if watch is None else watch.step, summary=False)
     first = match.deal().clone()
     match.run()
@@ -275,9 +275,10 @@ def _stderr_fact(values: list[FactValue]) -> FactValue:
 
 
 def summarise(
-    game: Game, players: int, variant: Mapping[str, str], seed: int, matches: Sequence[MatchSummary], seconds: float
+    game: Game, players: int, seed: int, matches: Sequence[MatchSummary], seconds: float
 ) -> SimulationReport:
-    """Aggregate finished matches into a report (needs at least one match)."""
+    """Aggregate finished matches of `game` (under its rule set) into a
+    report (needs at least one match)."""
     if not matches:
         raise ValueError("a report needs at least one match")
     count = len(matches)
@@ -290,7 +291,7 @@ def summarise(
     return SimulationReport(
         game=game.name,
         players=players,
-        variant=dict(variant),
+        variant=dict(game.rule_set.options),
         seed=seed,
         games=count,
         seconds=seconds,
@@ -307,10 +308,10 @@ def summarise(
 class MatchFailed(Exception):
     """The engine raised during one simulated match: an engine bug to report."""
 
-    def __init__(self, game: str, players: int, seed: int, variant: Mapping[str, str], error: Exception) -> None:
-        options = ",".join(f"{k}={v}" for k, v in variant.items())
+    def __init__(self, rule_set: RuleSet, players: int, seed: int, error: Exception) -> None:
+        options = ",".join(f"{k}={v}" for k, v in rule_set.options.items())
         super().__init__(
-            f"the {game} match with seed {seed} ({players} players, variant {options or 'none'}) "
+            f"the {rule_set.game} match with seed {seed} ({players} players, variant {options or 'none'}) "
             f"failed: {type(error).__name__}: {error}"
         )
         self.seed = seed
@@ -321,18 +322,18 @@ def simulate(
     players: int,
     games: int,
     seed: int,
-    variant: Mapping[str, str] | None = None,
     on_match: Callable[[MatchSummary], None] | None = None,
     policy: Policy = random_policy,
     seating: Sequence[str] = (),
 ) -> SimulationReport:
-    """Play `games` matches (match i from seed `seed + i`) and report.
+    """Play `games` matches of `game` (under the rule set it is configured
+    with, `load_game(name, rule_set)`; match i from seed `seed + i`) and report.
 
     `seating` names each seat's policy (SEAT_POLICIES, one name per seat);
     without it `policy` decides for every seat (default: uniformly random
     legal actions).
 
-    Raises ValueError for a bad number of players or variant, before playing,
+    Raises ValueError for a bad number of players, before playing,
     and MatchFailed if the engine fails during a match (naming its seed, so
     the failure can be replayed alone with `play_random_match`).
     `on_match` is called after each match (a progress bar hooks in here).
@@ -340,19 +341,18 @@ def simulate(
     if games < 1:
         raise ValueError(f"the number of matches must be at least 1, not {games}")
     game.check_seats(players)
-    full_variant = game.check_variant(variant)
     summariser = summariser_for(game)
     matches: list[MatchSummary] = []
     start = time.perf_counter()
     for i in range(games):
         try:
-            summary = play_random_match(game, players, seed + i, full_variant, policy, seating, summariser)
+            summary = play_random_match(game, players, seed + i, policy, seating, summariser)
         except Exception as exc:
-            raise MatchFailed(game.name, players, seed + i, full_variant, exc) from exc
+            raise MatchFailed(game.rule_set, players, seed + i, exc) from exc
         matches.append(summary)
         if on_match is not None:
             on_match(summary)
     seconds = time.perf_counter() - start
-    report = summarise(game, players, full_variant, seed, matches, seconds)
+    report = summarise(game, players, seed, matches, seconds)
     named = tuple(seating) if seating else ("random" if policy is random_policy else "scripted",) * players
     return dataclasses.replace(report, policies=named)

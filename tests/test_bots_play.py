@@ -12,6 +12,7 @@ import pytest
 
 from referee.games.base import IllegalActionError
 from referee.games.gnadenlos.actions import Buy
+from referee.games import load_game
 from referee.match import play_bots
 
 from bots.heuristic import HeuristicBot
@@ -29,7 +30,7 @@ from tests.bots_support import GAME, context
 )
 def test_heuristic_and_mcts_play_complete_matches(seats: int, variant: dict[str, str]) -> None:
     bots: list[Bot] = [MctsBot(iterations=4, seed=1), HeuristicBot(), RandomBot(2), HeuristicBot()][:seats]
-    result = play_bots(bots, seed=seats * 10 + len(variant), variant=variant)
+    result = play_bots(bots, seed=seats * 10 + len(variant), game=load_game("gnadenlos", variant))
     assert len(result.ranks) == seats
     assert result.end_reason in ("vultures", "undertaker", "goal", "safety_valve")
     assert result.seats[0].decisions > 0 and result.seats[1].decisions > 0

@@ -15,6 +15,7 @@ from bots.random import RandomBot
 from gnadenlos_support import RED, load
 from referee.games.gnadenlos.actions import BidPosition, Order
 from referee.games.gnadenlos.strategy.values import CARD_VALUE
+from referee.games import load_game
 from referee.match import play_bots
 from tests.bots_support import decide
 
@@ -65,6 +66,6 @@ def test_the_mcts_bot_answers_the_auctions_decisions_legally(variant: dict[str, 
 @pytest.mark.parametrize("seats", [3, 4])
 def test_every_bot_plays_a_whole_match_under_every_option(seats: int) -> None:
     bots = [HeuristicBot(), MctsBot(iterations=10, seed=1), RandomBot(2), HeuristicBot()][:seats]
-    result = play_bots(bots, 21, variant=EVERY_OPTION, move_time=10.0)
+    result = play_bots(bots, 21, game=load_game("gnadenlos", EVERY_OPTION), move_time=10.0)
     assert result.end_reason in ("vultures", "undertaker", "goal", "safety_valve")
     assert all(seat.decisions > 0 for seat in result.seats)

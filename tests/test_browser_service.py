@@ -171,7 +171,9 @@ def test_the_live_page_of_the_service_follows_its_ladder(
                 and shown_standings(driver) == expected_standings(table))
 
     WebDriverWait(browser, 120, poll_frequency=0.2).until(agrees)
-    assert browser.find_element("css selector", "#summary .live").text == "· live"
+    # the service keeps playing: a live update may replace the summary between finding it and reading it
+    WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: d.find_element("css selector", "#summary .live").text == "· live")
     screenshot(browser, SHOTS, "live")
     assert all(u.startswith((url, "data:")) for u in requested_urls(browser))
     assert console_errors(browser) == []

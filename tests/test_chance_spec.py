@@ -240,7 +240,7 @@ def check(game: str, seed: int, seats: int, variant: dict[str, str], events: Eve
 
 def played(game: str, seats: int, seed: int, variant: dict[str, str] | None = None) -> Events:
     """The events of a random match played in-process, as a record holds them (JSON)."""
-    state, events = load_game(game).new_state_with_events(seats, seed, variant)
+    state, events = load_game(game, variant).new_state_with_events(seats, seed)
     rng = random.Random(seed)
     while not state.is_terminal():
         events += state.apply({s: rng.choice(state.legal_actions(s)) for s in sorted(state.to_act())})

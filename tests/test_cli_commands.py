@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from referee.cli.commands import COMMANDS, CommandSpec, command_specs
 from referee.cli.main import cli
 
-LADDER_COMMANDS = {"submit", "retire", "check", "bots", "logs", "ladder", "table", "report", "ladder-audit", "serve",
-                   "token", "records"}
+LADDER_COMMANDS = {"submit", "retire", "check", "bots", "logs", "ladder", "tournament", "table", "report",
+                   "ladder-audit", "serve", "token", "records"}
 
 
 def test_every_command_is_declared_once_the_ladders_through_its_entry_point() -> None:

@@ -120,17 +120,19 @@ def test_a_second_ladder_is_refused_while_one_runs_and_a_log_follows_the_run(tmp
 
 
 def test_the_lock_is_freed_when_its_holder_ends(tmp_path: Path) -> None:
-    """An flock dies with its process: a killed ladder leaves no stale lock."""
+    """An flock dies with its process: a killed ladder leaves no stale lock.
+    The refusal names what holds it (here a tournament)."""
     db = tmp_path / "data" / "ladder.sqlite"
     Store(db).close()
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\nfrom ladder.store.database import Store\n"
-         "with Store(sys.argv[1]) as s, s.run_lock():\n    print('held', flush=True)\n    time.sleep(600)\n",
+         "with Store(sys.argv[1]) as s, s.run_lock('referee tournament'):\n    print('held', flush=True)\n"
+         "    time.sleep(600)\n",
          str(db)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         refused = CliRunner().invoke(cli, ["ladder", "--db", str(db), "--recompute"])
-        assert refused.exit_code == 1 and f"(pid {holder.pid})" in refused.output
+        assert refused.exit_code == 1 and f"another `referee tournament` (pid {holder.pid})" in refused.output
     finally:
         holder.kill()
         holder.wait()

@@ -57,7 +57,7 @@ def _param(name: str, seats: int, *rest: object) -> object:
 @pytest.mark.parametrize(("name", "seats", "variant"), [_param(*case) for case in _cases()])
 def test_random_matches_keep_the_engine_contract(name: str, seats: int, variant: dict[str, str] | None) -> None:
     matches = 3 if variant is None else 2  # the variants' matches share most of their code with the base rules'
-    report = check_game(name, seats, range(matches), variant)
+    report = check_game(load_game(name, variant), seats, range(matches))
     assert report.matches == matches
     assert report.decisions > 0
 
@@ -83,13 +83,13 @@ def test_no_seat_is_ever_asked_with_fewer_than_two_choices(name: str, seats: int
 def test_no_seat_is_asked_without_a_choice_under_the_single_card_auction(seats: int, variant: dict[str, str]) -> None:
     """G-6.7 adds decisions (bid_position, order) and smaller bidding rounds
     (G-6.7.4): none of them may ask a seat that has no choice."""
-    report = check_choices("gnadenlos", seats, range(8), variant)
+    report = check_choices(load_game("gnadenlos", variant), seats, range(8))
     assert report.decisions > 0
 
 
 def test_large_seeds_are_checked_for_leaks() -> None:
     """Seeds big enough to recognise are searched for in observations and events."""
-    report = check_game("gnadenlos", 4, [2**62 + 12345, 987654321987], {"setup": "advanced"})
+    report = check_game(load_game("gnadenlos", "setup=advanced"), 4, [2**62 + 12345, 987654321987])
     assert report.matches == 2
 
 
@@ -142,8 +142,8 @@ def test_a_broken_game_fails_the_suite() -> None:
     class LeakyGame(Gnadenlos):
         name = "gnadenlos-leaky"
 
-        def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> State:
-            return LeakyState(_gnadenlos(super().new_state(seats, seed, variant)))
+        def new_state(self, seats: int, seed: int) -> State:
+            return LeakyState(_gnadenlos(super().new_state(seats, seed)))
 
         def determinize(self, observation: Observation, rng: random.Random) -> State:
             return LeakyState(_gnadenlos(super().determinize(observation, rng)))

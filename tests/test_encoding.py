@@ -30,6 +30,7 @@ from botsdk.encoding import saboteur as saboteur_encoding
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 from envs.pettingzoo import TableSession
 from envs.table import Table
+from referee.games import load_game
 from referee.protocol.codec import DecideEncoder, codec_for
 
 TABLES = {
@@ -99,7 +100,7 @@ def test_every_legal_action_of_many_matches_has_its_own_index(game: str, seats: 
     rng = random.Random(seats)
     decisions = 0
     for match in range(12):
-        table = Table.new(game, seats, 77 * match + seats, variant)
+        table = Table.new(load_game(game, variant), seats, 77 * match + seats)
         while not table.is_over():
             for seat in table.deciding():
                 legal = table.legal(seat)

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gnadenlos_support import GAME, act, load, scenario_json
-from referee.games import Event, IllegalActionError
+from referee.games import Event, IllegalActionError, load_game
 from referee.games.base import derive_seed
 from referee.games.gnadenlos.actions import Bid, Refill, Take
 from referee.games.gnadenlos.observation import HIDDEN
@@ -39,7 +39,7 @@ def _random_walk(
     Uniformly random play nearly always ends by vultures; `greedy` seats buy
     all the prestige they can and bid low, which reaches the goal and the
     undertaker ends (and their final paydays) too."""
-    state = GAME.new_state(seats, seed, variant)
+    state = load_game(GAME.name, variant).new_state(seats, seed)
     while state.to_act():
         decision = {s: _choose(state, s, rng, greedy) for s in sorted(state.to_act())}
         before = state.clone()
@@ -179,7 +179,7 @@ def test_nothing_sent_to_a_seat_carries_the_seed(seed: int, seats: int, variant:
     """DESIGN.md: no observation or event a seat may see carries the match seed
     or a chance stream's seed."""
     secrets = [str(seed)] + [str(derive_seed(seed, name)) for name in ("adventurers", "events", "die", "market", "start")]
-    state, setup_events = GAME.new_state_with_events(seats, seed, variant)
+    state, setup_events = load_game(GAME.name, variant).new_state_with_events(seats, seed)
     rng = random.Random(seed)
     sent = [e for e in setup_events if e.visible_to]
     while True:

@@ -59,7 +59,7 @@ def _digest(variant: dict[str, str], seats: int) -> str:
     digest = hashlib.sha256()
     for seed in (11, 12):
         rng = random.Random(seed)
-        state = game.new_state(seats, seed, variant)
+        state = load_game(game.name, variant).new_state(seats, seed)
         while not state.is_terminal():
             acting = sorted(state.to_act())
             legal = {seat: state.legal_actions(seat) for seat in range(seats)}

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gnadenlos_support import GAME
+from referee.games import load_game
 from referee.games.gnadenlos.cards import IOU_VALUES, NUM_ADVENTURERS
 
 VARIANTS = st.fixed_dictionaries(
@@ -71,7 +72,7 @@ def _check_ranking(full: dict[str, Any], ranks: tuple[int, ...]) -> None:
 @given(seed=st.integers(0, 2**63 - 1), seats=st.sampled_from([3, 4]), variant=VARIANTS)
 def test_random_play_keeps_every_invariant_to_the_end(seed: int, seats: int, variant: dict[str, str]) -> None:
     rng = random.Random(seed)
-    state = GAME.new_state(seats, seed, variant)
+    state = load_game(GAME.name, variant).new_state(seats, seed)
     for _ in range(MAX_DECISIONS):
         full = state.to_json()
         _check_components(full)
@@ -93,7 +94,7 @@ def test_greedy_buyers_reach_the_goal_and_play_on_to_a_valid_end(
     """Random play almost always ends by vultures; seats that always buy the
     most prestige and bid the least reach the other ends (G-9.1 B and C)."""
     rng = random.Random(seed)
-    state = GAME.new_state(seats, seed, variant)
+    state = load_game(GAME.name, variant).new_state(seats, seed)
     for _ in range(MAX_DECISIONS):
         if not state.to_act():
             break

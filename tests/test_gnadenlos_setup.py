@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from gnadenlos_support import GAME
+from referee.games import load_game
 from referee.games.gnadenlos.actions import Bid, Commit
 from referee.games.gnadenlos.cards import ADVENTURERS, EVENT_DECK, IOU_VALUES, EventCard
 from referee.games.gnadenlos.config import DEFAULT_CONFIG
@@ -80,7 +81,7 @@ def test_advanced_setup_everyone_buys_a_pair_G_2_6(seats: int) -> None:
     """G-2.6: no IOUs to the market, nobody draws; N pairs are revealed; one
     auction from the start player in which every player, the lowest bidder
     included, picks a pair in bid order and pays into the market."""
-    state = GAME.new_state(seats, 3, {"setup": "advanced"})
+    state = load_game(GAME.name, {"setup": "advanced"}).new_state(seats, 3)
     full = state.to_json()
     assert full["ious"]["market"] == []
     assert all(len(h) == 0 for h in full["adventurers"]["hands"])

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from gnadenlos_support import BLUE, GAME, GREEN, RED, YELLOW, act, kinds, load, scenario_json
-from referee.games import IllegalActionError
+from referee.games import IllegalActionError, load_game
 from referee.games.gnadenlos.actions import Bid, BidPosition, Commit, OptOut, Order, Pick
 from referee.games.gnadenlos.cards import ADVENTURERS, AUCTION_VALUE
 from referee.games.gnadenlos.state import GnadenlosState
@@ -242,7 +242,7 @@ def test_the_payday_check_follows_the_last_card_G_6_7_5() -> None:
 def test_the_advanced_setups_opening_auction_is_unchanged_G_6_7() -> None:
     """G-6.7 leaves G-2.6's opening auction alone: pairs, everyone bids from
     the start player on and everyone picks."""
-    state = GAME.new_state(4, 5, {"setup": "advanced", **BEST})
+    state = load_game(GAME.name, {"setup": "advanced", **BEST}).new_state(4, 5)
     assert isinstance(state, GnadenlosState)
     assert state.phase == "bid" and all(len(unit) == 2 for unit in state.units)
     assert len(state.to_json()["bid_order"]) == 4
@@ -258,7 +258,7 @@ def test_the_advanced_setups_opening_auction_is_unchanged_G_6_7() -> None:
 def test_every_flag_round_trips_through_a_scenario() -> None:
     variant = {"setup": "advanced", "gunfight_opt_out": "soft", "auction": "single",
                "auction_order": "best", "auction_buy_limit": "many"}
-    state = GAME.new_state(3, 7, variant)
+    state = load_game(GAME.name, variant).new_state(3, 7)
     assert isinstance(state, GnadenlosState)
     assert state.to_json()["variant"] == variant
     restored = GAME.state_from_json(state.to_json())
@@ -277,7 +277,7 @@ def test_every_flag_round_trips_through_a_scenario() -> None:
 ])
 def test_a_bad_variant_is_refused_listing_what_is_allowed(variant: dict[str, str], says: str) -> None:
     with pytest.raises(ValueError, match="must be one of|the options are") as error:
-        GAME.new_state(4, 1, variant)
+        load_game(GAME.name, variant).new_state(4, 1)
     assert says in str(error.value)
     if "options are" in str(error.value):
         assert "auction_order=first|best (with auction=single)" in str(error.value)
@@ -290,9 +290,9 @@ def test_a_scenario_with_a_bad_variant_names_the_option_and_rule() -> None:
 
 
 def test_the_full_variant_names_the_auction_options_only_under_single() -> None:
-    assert GAME.check_variant({}) == {"setup": "standard", "gunfight_opt_out": "off", "auction": "standard"}
-    assert GAME.check_variant(SINGLE)["auction_order"] == "first"
-    assert GAME.check_variant(GAME.check_variant(BEST)) == GAME.check_variant(BEST)
+    assert GAME.make_rule_set({}).options == {"setup": "standard", "gunfight_opt_out": "off", "auction": "standard"}
+    assert GAME.make_rule_set(SINGLE).options["auction_order"] == "first"
+    assert GAME.make_rule_set(GAME.make_rule_set(BEST).options) == GAME.make_rule_set(BEST)
 
 
 _AT_AUCTION = {"todo": [], "adventurers": {"hands": [[15], [16], [17], [20]], "units": [[7], [26], [9]], "deck": []}}

@@ -41,7 +41,7 @@ def _matches(count: int) -> Iterator[tuple[Any, list[Event], bool]]:
     their ends."""
     for seed in range(count):
         variant = {"setup": "advanced"} if seed % 2 else None
-        state, events = GAME.new_state_with_events(3 + seed % 3 // 2, seed, variant)
+        state, events = load_game(GAME.name, variant).new_state_with_events(3 + seed % 3 // 2, seed)
         rng = random.Random(seed)
         yield state, events, True
         while not state.is_terminal():
@@ -112,7 +112,7 @@ def test_bookkeeping_rebuilt_from_the_view_plays_on_as_the_real_one(variant: dic
     action and the result (G-6.7 and G-5.11's flows included)."""
     rng = random.Random(1)
     for seed in range(4):
-        real = GAME.new_state(3 + seed % 2, seed, variant)
+        real = load_game(GAME.name, variant).new_state(3 + seed % 2, seed)
         play = random.Random(seed)
         decisions = 0
         while not real.is_terminal():

@@ -180,10 +180,10 @@ def test_the_largest_match_start_stays_far_below_the_receive_limit(game: str, se
     comes near an honest bot's receive limit: names are the only bot-chosen
     text in it, and they are bounded."""
     rules = load_game(game)
-    state = rules.new_state(seats, 1, rules.check_variant(None))
+    state = rules.new_state(seats, 1)
     for seat in range(seats):
         start = wire.match_start_message(
-            wire.codec_for(game), match_id="m" * 64, game=game, variant=rules.check_variant(None), seat=seat,
+            wire.codec_for(game), match_id="m" * 64, game=game, variant=rules.rule_set.options, seat=seat,
             num_seats=seats, seat_names=[largest_name(s) for s in range(seats)],
             time_control=TIME.to_message(), observation=state.observe(seat))
         assert len(start.SerializeToString()) < GRPC_DEFAULT_RECEIVE_LIMIT // 256  # 16 KiB

@@ -175,3 +175,19 @@ def test_the_file_s_limits_reach_every_bot_of_the_ladder(tmp_path: Path) -> None
             assert (limits["memory_bytes"], limits["max_processes"]) == (GiB, 64)
             assert limits["tree_memory_bytes"] == Limits().tree_memory_bytes  # what the file leaves out: the default
     assert re.search(r"hog", referee("table", "--config", str(config)))
+
+
+@pytest.mark.slow
+def test_built_ins_that_cannot_start_stop_the_ladder_unrated(tmp_path: Path) -> None:
+    """On a machine where bots cannot start (here: 48 MiB of address space,
+    too little for a Python bot's imports), the built-ins fail for the
+    harness's reasons, not their own: no match is rated, and the ladder
+    stops with a nonzero exit naming what failed (before, it rated 48
+    matches of forfeits and exited 0)."""
+    db = tmp_path / "ladder.sqlite"
+    config = tmp_path / "ladder.toml"
+    config.write_text(f'store = "{db}"\nplayers = 3\n[limits]\naddress_space = "48MiB"\n')
+    out = referee("ladder", "--config", str(config), "--matches", "12", "--workers", "1", "--seed", "2", code=1)
+    assert "matches in a row failed" in out and "could not start" in out, out
+    with Store(db) as store:
+        assert store.match_count("gnadenlos") == 0

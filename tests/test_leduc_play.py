@@ -157,9 +157,12 @@ def test_leduc_has_its_own_ladder_from_two_seats(tmp_path: Path) -> None:
     """`referee ladder --game leduc --players 2-4` plays the built-in bots
     (processes) at tables of 2 to 4, rates them on Leduc's own table."""
     db = str(tmp_path / "data" / "ladder.sqlite")
-    out = referee("ladder", "--game", "leduc", "--players", "2-4", "--matches", "9", "--move-time", "1s",
+    out = referee("ladder", "--game", "leduc", "--players", "2-4", "--matches", "9", "--move-time", "1s", "--hands", "5",
                   "--seed", "3", "--db", db).output
     assert "played 9 matches" in out and "0 failures" in out
     table = json.loads(referee("table", "--game", "leduc", "--json", "--db", db).output)
     assert table["game"] == "leduc" and table["matches"] == 9
     assert {row["bot"] for row in table["standings"]} == {"random", "heuristic", "mcts-0.05", "mcts-0.2"}
+    # a ladder match is a match of hands (rules L-7), its chips per 100 hands in the table
+    assert {entry["bot"] for entry in table["scores"]} == {"random", "heuristic", "mcts-0.05", "mcts-0.2"}
+    assert sum(entry["deals"] for entry in table["scores"]) == 5 * sum(row["matches"] for row in table["standings"])

@@ -11,6 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from referee.games import load_game
 from referee.match import run_match
 from referee.process import BotProcess, start_bots
 from botsdk.contract import TimeControl
@@ -55,7 +56,7 @@ def test_four_random_bots_play_full_matches_on_warm_processes(random_bots: list[
 
 def test_three_seats_and_the_advanced_setup(random_bots: list[BotProcess], tmp_path: Path) -> None:
     path = tmp_path / "advanced.jsonl"
-    result = run_match("gnadenlos", random_bots[:3], seed=5, variant={"setup": "advanced"},
+    result = run_match(load_game("gnadenlos", "setup=advanced"), random_bots[:3], seed=5,
                        time_control=TIME, record_path=path)
     record = read_record(path)
     verify(record)

@@ -44,7 +44,7 @@ def match_digests() -> dict[str, str]:
         digest = hashlib.sha256()
         for seed in (5, 6):
             rng = random.Random(seed)
-            state = game.new_state(seats, seed, variant)
+            state = load_game(game.name, variant).new_state(seats, seed)
             while not state.is_terminal():
                 acting = sorted(state.to_act())
                 legal = {seat: state.legal_actions(seat) for seat in acting}
@@ -69,7 +69,7 @@ def search_decisions() -> list[str]:
 
     chosen = []
     for name, seats, variant in TABLES:
-        state = load_game(name).new_state(seats, 21, variant)
+        state = load_game(name, variant).new_state(seats, 21)
         rng = random.Random(21)
         for _ in range(12):
             if state.is_terminal():
@@ -86,7 +86,7 @@ def search_decisions() -> list[str]:
 def simulate_reports() -> list[str]:
     reports = []
     for name, seats, variant in TABLES:
-        report = simulate(load_game(name), seats, 12, 40, variant).to_json()
+        report = simulate(load_game(name, variant), seats, 12, 40).to_json()
         reports.append(json.dumps({k: v for k, v in report.items() if k not in ("seconds", "games_per_second")},
                                   sort_keys=True))
     return reports
@@ -153,7 +153,7 @@ def test_engine_values_survive_pickling(name: str, seats: int, variant: dict[str
     processes (a pool of environments, a cluster's tasks) and copy, compiled
     or not: a compiled frozen dataclass needs its own way to pickle."""
     game = load_game(name)
-    state, events = game.new_state_with_events(seats, 3, variant)
+    state, events = load_game(game.name, variant).new_state_with_events(seats, 3)
     rng = random.Random(3)
     checked = 0
     while not state.is_terminal():

@@ -157,10 +157,10 @@ def test_a_desk_that_is_gone_forfeits_at_once(tmp_path: Path) -> None:
 def test_every_menu_offers_each_legal_action_once(game: str, players: int, variant: dict[str, str] | None) -> None:
     """Whatever the decision, the menu's options are the legal actions, each
     exactly once (a person can choose anything a bot can, and nothing else)."""
-    rules = load_game(game)
+    rules = load_game(game, variant)
     desk = ScriptedDesk([])
     seats = [PersonSeat(desk)] + [heuristic_seat(rules) for _ in range(players - 1)]
-    run_match(game, seats, seed=21, variant=variant, time_control=TimeControl(move_time=5.0))
+    run_match(rules, seats, seed=21, time_control=TimeControl(move_time=5.0))
     assert desk.menus
     for menu, offered in zip(desk.menus, desk.offered):
         assert sorted(option.index for option in menu.options) == list(range(offered))

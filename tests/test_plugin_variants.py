@@ -10,7 +10,7 @@ import sys
 from bots.sdk import every_variant
 from referee.games import game_names, load_game
 from referee.games.plugin import plugin
-from referee.games.rule_sets import every_variant_tag
+from referee.games.rule_sets import option_tags
 
 
 def test_every_game_declares_exactly_its_engines_variant_options():
@@ -21,7 +21,8 @@ def test_every_game_declares_exactly_its_engines_variant_options():
 
 def test_every_variant_names_every_tag_of_the_engines():
     names = game_names()
-    assert every_variant(names) == tuple(tag for name in names for tag in every_variant_tag(load_game(name)))
+    assert every_variant(names) == tuple(tag for name in names
+                                         for tag in option_tags(name, load_game(name).variant_options))
 
 
 def test_the_served_random_bot_starts_without_loading_any_engine():

@@ -79,7 +79,7 @@ def test_a_bid_is_a_set_and_arrives_in_canonical_order():
 
 def _random_match(seed: int, variant: dict[str, str] | None, steps: int):
     """Yield (state, events of the last step) along a random match of up to `steps` steps."""
-    state, events = GAME.new_state_with_events(3 + seed % 2, seed, variant)
+    state, events = load_game(GAME.name, variant).new_state_with_events(3 + seed % 2, seed)
     rng = random.Random(seed)
     yield state, events
     for _ in range(steps):

@@ -25,6 +25,7 @@ from protocol_support import bot_process, random_bot
 from referee.games import load_game
 from referee.games.base import Event
 from referee.games.leduc.actions import MOVES
+from referee.games.leduc.hands import LeducHands, LeducHandsState
 from referee.games.leduc.state import LeducState
 from referee.protocol import codec as wire
 
@@ -44,10 +45,16 @@ def _through_bytes_event(event: Event, seat: int) -> Event:
     return wire.decode_game_event(CODEC, tpb.GameEvent.FromString(raw), seat)
 
 
-def _random_match(seats: int, seed: int) -> Iterator[tuple[LeducState, list[Event]]]:
-    """Yield (state, events of the last step) along a whole random match."""
-    state, events = GAME.new_state_with_events(seats, seed)
-    assert isinstance(state, LeducState)
+def _hand(state: LeducState | LeducHandsState) -> LeducState:
+    """The hand being played: the state itself, or a match's current hand."""
+    return state.hand if isinstance(state, LeducHandsState) else state
+
+
+def _random_match(seats: int, seed: int) -> Iterator[tuple[LeducState | LeducHandsState, list[Event]]]:
+    """Yield (state, events of the last step) along a whole random match:
+    one hand for an odd seed, a match of two hands (L-7) for an even one."""
+    state, events = (GAME if seed % 2 else LeducHands(2)).new_state_with_events(seats, seed)
+    assert isinstance(state, (LeducState, LeducHandsState))
     rng = random.Random(seed)
     yield state, events
     while not state.is_terminal():
@@ -160,13 +167,13 @@ def test_the_wire_carries_no_other_seats_card(seats: int) -> None:
                     if msg.WhichOneof("kind") == "card_dealt":
                         assert msg.card_dealt.HasField("card") == (msg.card_dealt.seat == receiver)
                         if msg.card_dealt.HasField("card"):
-                            assert msg.card_dealt.card == state.hands[receiver]
+                            assert msg.card_dealt.card == _hand(state).hands[receiver]
                         dealt += 1
             for seat in range(seats):
                 msg = CODEC.encode_observation(state.observe(seat))
-                others = {card for s, card in enumerate(state.hands) if s != seat}
+                others = {card for s, card in enumerate(_hand(state).hands) if s != seat}
                 named = {msg.card} | ({msg.public_card} if msg.HasField("public_card") else set())
-                assert msg.card == state.hands[seat] and not named & others
+                assert msg.card == _hand(state).hands[seat] and not named & others
                 observed += 1
     assert dealt >= 8 * seats * seats and observed  # every seat's copy of every private deal was looked at
 

@@ -57,7 +57,7 @@ def _through_bytes_event(event: Event, seat: int) -> Event:
 
 def _random_match(seats: int, seed: int, variant: str = "off") -> Iterator[tuple[Any, list[Event]]]:
     """Yield (state, events of the last step) along a whole random match."""
-    state, events = GAME.new_state_with_events(seats, seed, {"sabotaged_diggers_lose_share": variant})
+    state, events = load_game(GAME.name, {"sabotaged_diggers_lose_share": variant}).new_state_with_events(seats, seed)
     rng = random.Random(seed)
     yield state, events
     while not state.is_terminal():

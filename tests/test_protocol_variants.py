@@ -12,6 +12,7 @@ from gnadenlos_support import RED, load
 from protocol_support import bot_process
 from botsdk.contract import TimeControl
 from referee.builtins import resolve_bot_command
+from referee.games import load_game
 from referee.games.gnadenlos.actions import BidPosition, Order
 from referee.games.gnadenlos.state import GnadenlosState
 from referee.match import run_match
@@ -51,8 +52,8 @@ def test_the_built_in_bots_play_every_option_as_processes(tmp_path: Path) -> Non
     bots = start_bots(commands, ["heuristic", "mcts", "random"], log_dir=tmp_path / "logs")
     try:
         path = tmp_path / "match.jsonl"
-        result = run_match("gnadenlos", bots, seed=5, time_control=TimeControl(move_time=0.5), record_path=path,
-                           variant=EVERY_OPTION)
+        result = run_match(load_game("gnadenlos", EVERY_OPTION), bots, seed=5, time_control=TimeControl(move_time=0.5),
+                           record_path=path)
     finally:
         for bot in bots:
             bot.close()

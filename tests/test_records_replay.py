@@ -158,7 +158,7 @@ def test_every_seat_s_line_says_how_many_actions_it_was_offered_and_their_digest
     """The count and the digest of the set, recomputed as the page describes
     from the engine's legal actions at each decision (in shuffled order: a set)."""
     lines = entries(record_lines)
-    state = load_game("gnadenlos").new_state(4, 31337, lines[0]["variant"])
+    state = load_game("gnadenlos", lines[0]["variant"]).new_state(4, 31337)
     rng = random.Random(1)
     checked = 0
     for decision in (e for e in lines if e["type"] == "decision"):

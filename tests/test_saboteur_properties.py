@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.games import load_game
 from referee.games.base import Action, Event
 from referee.games.saboteur.actions import Map, PlacePath
 from referee.games.saboteur.cards import DECK, NAME, NUGGET_CARDS, VALUE
@@ -44,7 +45,7 @@ def choose(state: SaboteurState, rng: random.Random, greed: float) -> Action:
 
 
 def play_match(seats: int, seed: int, greed: float, variant: dict[str, str]) -> tuple[list[dict[int, Action]], list[Event], SaboteurState]:
-    state, events = GAME.new_state_with_events(seats, seed, variant)
+    state, events = load_game(GAME.name, variant).new_state_with_events(seats, seed)
     rng = random.Random(seed ^ 0x5A5A)
     decisions: list[dict[int, Action]] = []
     while not state.is_terminal():
@@ -116,7 +117,7 @@ def test_random_matches_terminate_conserve_cards_and_keep_secrets(
     seats: int, seed: int, greed: float, lose_share: bool
 ) -> None:
     variant = {"sabotaged_diggers_lose_share": "on" if lose_share else "off"}
-    state = GAME.new_state(seats, seed, variant)
+    state = load_game(GAME.name, variant).new_state(seats, seed)
     rng = random.Random(seed)
     step = 0
     while not state.is_terminal():

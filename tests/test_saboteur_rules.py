@@ -617,7 +617,7 @@ def test_s6_6_variant_with_every_gold_digger_sabotaged_returns_the_cards_to_the_
 def test_s6_6_variant_is_declared() -> None:
     assert GAME.variant_options == {"sabotaged_diggers_lose_share": ("off", "on")}
     with pytest.raises(ValueError):
-        GAME.new_state(4, 1, {"sabotaged_diggers_lose_share": "maybe"})
+        load_game(GAME.name, {"sabotaged_diggers_lose_share": "maybe"}).new_state(4, 1)
 
 
 # ---------------------------------------------------------------------- S-7

@@ -77,7 +77,7 @@ def match_with_pages(tmp_path: Path, game: str, players: int, people: list[int],
         threads = [threading.Thread(target=person, args=(seat,)) for seat in people]
         for thread in threads:
             thread.start()
-        result = run_match(game, seats, seed=seed, variant=variant, time_control=TimeControl(move_time=move_time),
+        result = run_match(load_game(game, variant), seats, seed=seed, time_control=TimeControl(move_time=move_time),
                            record_path=record, on_event=server.pages.recorder(server.pages.desks))
         for thread in threads:
             thread.join(timeout=60)

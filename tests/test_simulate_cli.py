@@ -67,9 +67,9 @@ def test_turn_order_win_share_counts_from_the_drawn_start_player(setup: str) -> 
     """G-2.5: position 0 of the turn order is the seat the setup drew to start."""
     game: Any = load_game("gnadenlos")
     for seed in range(8):
-        _, events = game.new_state_with_events(4, seed, {"setup": setup})
+        _, events = load_game(game.name, {"setup": setup}).new_state_with_events(4, seed)
         (start,) = [e.data["seat"] for e in events if e.kind == "start_player"]
-        report = simulate(game, 4, games=1, seed=seed, variant={"setup": setup})
+        report = simulate(load_game("gnadenlos", {"setup": setup}), 4, games=1, seed=seed)
         by_seat = report.seat_win_share
         assert report.fact_means["turn_order_win_share"] == tuple(by_seat[(start + k) % 4] for k in range(4))
 
@@ -240,7 +240,7 @@ class Race(Game):
     variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     observation_type = Positions
 
-    def _new_state(self, seats: int, seed: int, variant: dict[str, str], events: list[Event] | None) -> State:
+    def _new_state(self, seats: int, seed: int, events: list[Event] | None) -> State:
         return RaceState(seats, broken=seed == 1013)
 
     def state_from_json(self, obj: Any) -> State:

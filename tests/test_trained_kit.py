@@ -50,7 +50,7 @@ def test_the_kit_trains_passes_check_submits_and_lands_on_the_ladder(tmp_path: P
     assert "the bot would pass submission" in referee("check", str(kit)).output
     db = str(tmp_path / "ladder.sqlite")
     assert "registered cfr-leduc" in referee("submit", str(kit), "--db", db).output
-    ladder = referee("ladder", "--game", "leduc", "--players", "2", "--matches", "16", "--move-time", "300ms",
+    ladder = referee("ladder", "--game", "leduc", "--players", "2", "--matches", "16", "--move-time", "300ms", "--hands", "10",
                      "--workers", "1", "--db", db).output
     standings = [line for line in ladder.splitlines() if re.match(r"\s+\d+\s+\S", line)]
     assert any("cfr-leduc" in line for line in standings) and len(standings) >= 4

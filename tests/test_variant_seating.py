@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.games import load_game
-from referee.games.rule_sets import every_variant_tag, rule_set, rule_set_variant, undeclared
+from referee.games.rule_sets import option_tags
 
 BOT = Path(__file__).parent / "bots" / "variant_bot.py"
 GNADENLOS = load_game("gnadenlos")
@@ -75,12 +75,12 @@ def test_every_command_refuses_a_bad_variant_listing_what_is_allowed(command: li
 
 
 def test_rule_sets_name_only_what_differs_from_the_base_rules() -> None:
-    assert rule_set(GNADENLOS, {}) == ""
-    assert rule_set(GNADENLOS, {"gunfight_opt_out": "off", "setup": "standard"}) == ""
-    assert rule_set(GNADENLOS, {"auction": "single", "auction_order": "first"}) == "auction=single"
-    named = rule_set(GNADENLOS, {"auction_order": "best", "auction": "single", "gunfight_opt_out": "soft"})
-    assert named == "auction=single,auction_order=best,gunfight_opt_out=soft"
-    assert rule_set(GNADENLOS, rule_set_variant(named)) == named
-    assert undeclared(GNADENLOS, rule_set_variant(named), ["gnadenlos:auction=single"]) == (
+    assert str(GNADENLOS.make_rule_set({})) == ""
+    assert str(GNADENLOS.make_rule_set({"gunfight_opt_out": "off", "setup": "standard"})) == ""
+    assert str(GNADENLOS.make_rule_set({"auction": "single", "auction_order": "first"})) == "auction=single"
+    named = GNADENLOS.make_rule_set({"auction_order": "best", "auction": "single", "gunfight_opt_out": "soft"})
+    assert str(named) == "auction=single,auction_order=best,gunfight_opt_out=soft"
+    assert GNADENLOS.parse_rule_set(str(named)) == named
+    assert named.undeclared(["gnadenlos:auction=single"]) == (
         "gnadenlos:auction_order=best", "gnadenlos:gunfight_opt_out=soft")
-    assert undeclared(GNADENLOS, rule_set_variant(named), every_variant_tag(GNADENLOS)) == ()
+    assert named.undeclared(option_tags(GNADENLOS.name, GNADENLOS.variant_options)) == ()

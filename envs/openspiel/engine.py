@@ -57,9 +57,8 @@ class EngineGame(pyspiel.Game):
         self.players = int(params["players"])
         self.variant = self.variant_of(params)
         self.simultaneous = bool(params.get("simultaneous", False))
-        engine = load_game(self.engine_name)
-        engine.check_seats(self.players)
-        engine.check_variant(self.variant)
+        self.rules = load_game(self.engine_name, self.variant)
+        self.rules.check_seats(self.players)
         self.encoding = encoding_for(self.engine_name, self.players)
         self.rng = random.Random(int(params["seed"]))
         info = pyspiel.GameInfo(
@@ -108,7 +107,7 @@ class EngineState(DirectViews, pyspiel.State):
     def table(self) -> Table:
         if self._table is None:
             game = self.get_game()
-            self._table = Table.new(game.engine_name, game.players, self._seed, game.variant)
+            self._table = Table.new(game.rules, game.players, self._seed)
         return self._table
 
     def _view(self, player: int) -> Message:

@@ -23,6 +23,9 @@ COMMANDS = (
     CommandSpec("bots", "ladder.cli.bots:bots", "List the registered bots and their versions."),
     CommandSpec("logs", "ladder.cli.bots:logs", "Show a bot's own output and its forfeits."),
     CommandSpec("ladder", "ladder.cli.run:ladder", "Run the ladder: schedule matches, rate them, show the standings."),
+    CommandSpec("tournament", "ladder.cli.tournament:tournament",
+                "Play a fixed-schedule tournament (round robin, gauntlet, Swiss), its schedule committed before "
+                "the first match; run it again to resume."),
     CommandSpec("table", "ladder.cli.table:table",
                 "Show the standings of the ladder (one rule set: the base rules, or the service's, unless "
                 "--variant)."),

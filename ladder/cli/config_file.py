@@ -243,7 +243,7 @@ class _Reader:
         rules = load_game(game)
         variant = {key: self._value(f"variant.{key}", value, _text) for key, value in table.items()}
         try:
-            rules.check_variant(variant)
+            rules.make_rule_set(variant)
         except ValueError as exc:
             raise ConfigError(f"{self.path}: [variant] {exc}") from None
         return [f"{key}={value}" for key, value in variant.items()]

@@ -18,8 +18,7 @@ from ladder.cli.config_file import ConfigError, LadderFile, read_config
 from ladder.store.database import Store, StoreError, default_db_path
 from referee.cli.variants import read_variant
 from referee.games import game_names, load_game
-from referee.games.base import parse_variant as split_options
-from referee.games.rule_sets import variant_tags as tags_of
+from referee.games.rule_sets import parse_options
 
 DEFAULT_GAME = "gnadenlos"
 DEFAULT_MOVE_TIME = 2.0
@@ -121,9 +120,12 @@ def parse_players(text: str, game: str) -> tuple[int, ...]:
 
 
 def parse_variant(items: tuple[str, ...], game: str) -> dict[str, str]:
-    """--variant NAME=VALUE options as the game's variant (only the ones
-    given), as every command reads them (referee/cli/variants.py)."""
-    return read_variant(load_game(game), items)
+    """--variant NAME=VALUE options as the game's variant, checked as every
+    command reads them (referee/cli/variants.py): only the ones given, since
+    an option given at its default still asks for a rule set (the base
+    rules) where none given means the service's own."""
+    rule_set = read_variant(load_game(game), items)
+    return {key: rule_set.options[key] for key in parse_options(",".join(items))}
 
 
 def variant_tags(items: tuple[str, ...], games: tuple[str, ...]) -> tuple[str, ...]:
@@ -132,13 +134,13 @@ def variant_tags(items: tuple[str, ...], games: tuple[str, ...]) -> tuple[str, .
     none). An option no such game has is a usage error listing theirs."""
     given: dict[str, str] = {}
     for item in items:
-        given.update(split_options(item))
+        given.update(parse_options(item))
     tags: list[str] = []
     for name in games or game_names():
         rules = load_game(name)
         mine = {key: value for key, value in given.items() if key in rules.variant_options}
         if mine:
-            tags += tags_of(rules, read_variant(rules, [f"{k}={v}" for k, v in mine.items()]))
+            tags += read_variant(rules, [f"{k}={v}" for k, v in mine.items()]).tags
     known = {key for name in games or game_names() for key in load_game(name).variant_options}
     unknown = sorted(set(given) - known)
     if unknown:

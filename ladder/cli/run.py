@@ -42,6 +42,8 @@ from ladder.scheduling.scheduler import recompute as do_recompute
 from ladder.service.live import LiveServer
 from ladder.store.database import Store, StoreError
 from ladder.store.rule_set_names import heading, plays, rule_set_of
+from ladder.tournament.commitment import load as load_tournament
+from referee.games.plugin import match_game
 from referee.cli.variants import variant_option
 from referee.durations import Duration, format_duration
 from referee.sandbox import capabilities
@@ -85,6 +87,8 @@ question was settled (docs/ladder.md)."""
               help="Seed of the matchmaking (which bots meet, seats); deals come from the committed seed chain.")
 @variant_option("A variant option of the game, NAME=VALUE (repeatable): a ladder of that rule set, rated apart "
                 "from the others, among the bots that declare it.")
+@click.option("--hands", type=click.IntRange(min=1), default=None,
+              help="Leduc poker: hands per match, ranked by the chips won in all (rules L-7) [default: 100].")
 @game_option
 @db_option
 @click.option("--web", "web_port", type=click.IntRange(0, 65535), default=None,
@@ -93,7 +97,7 @@ question was settled (docs/ladder.md)."""
 def ladder(matches: int | None, until_stable: bool, confidence: float, margin: float | None,
            versus: tuple[str, str] | None, alpha: float, beta: float, workers: int | None,
            scheduler: str | None, move_time: float, players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
-           variants: tuple[str, ...], game: str, db_path: Path | None, web_port: int | None,
+           variants: tuple[str, ...], hands: int | None, game: str, db_path: Path | None, web_port: int | None,
            ladder_file: LadderFile | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
     if versus and until_stable:
@@ -103,12 +107,20 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
     sizes = parse_players(players, game)
     variant = parse_variant(variants, game)
     rule_set = rule_set_of(game, variant)
+    match_format = {} if hands is None else {"hands": hands}
+    try:
+        match_game(game, match_format)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     console = make_console()
     with open_store(db_path) as store, ExitStack() as held:
         try:  # one ladder per store: a second would play the planned matches again
             held.enter_context(store.run_lock())
         except StoreError as exc:
             raise click.ClickException(str(exc)) from None
+        if load_tournament(store) is not None:  # its table counts every match of the store
+            raise click.ClickException(f"{store.path} holds a tournament: a ladder's matches would count in its "
+                                       "table; run the ladder on a store of its own (--db)")
         if recompute:
             equal, skills = do_recompute(store, game, rule_set)
             if equal:
@@ -132,7 +144,7 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
                               margin=margin or DEFAULT_MARGIN, versus=pair, sprt=sprt,
                               sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed,
-                              builtins=not no_builtins)
+                              builtins=not no_builtins, match_format=match_format)
         pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir,
                                             ladder_file.limits if ladder_file is not None else None))
         if web_port is not None:  # the live page (ladder/service/live.py) reads the store beside the run

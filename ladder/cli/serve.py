@@ -155,7 +155,7 @@ def run_service(db_path: Path | None, game: str, sizes: tuple[int, ...], variant
     rule_set = rule_set_of(game, variant)
     with open_store(db_path) as store, ExitStack() as held:
         try:  # one ladder per store: the service is the store's one owner
-            held.enter_context(store.run_lock())
+            held.enter_context(store.run_lock("referee serve"))
         except StoreError as exc:
             raise click.ClickException(str(exc)) from None
         remove_stale_uploads(store.root)

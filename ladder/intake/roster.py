@@ -24,7 +24,7 @@ import bots as bots_package
 from ladder.store.database import BotRow, Store
 from referee.builtins import resolve_bot_command
 from referee.games import load_game
-from referee.games.rule_sets import every_variant_tag
+from referee.games.rule_sets import option_tags
 
 DEFAULT_ROSTER: tuple[tuple[str, str], ...] = (
     ("random", "random"),
@@ -75,7 +75,7 @@ def register_builtins(store: Store, game: str, roster: Sequence[tuple[str, str]]
 def builtin_variants(games: Sequence[str]) -> tuple[str, ...]:
     """What the built-in bots declare in their handshakes: every variant of
     their games (bots.sdk.every_variant)."""
-    return tuple(tag for game in games for tag in every_variant_tag(load_game(game)))
+    return tuple(tag for game in games for tag in option_tags(game, load_game(game).variant_options))
 
 
 def folder_command(tokens: Sequence[str], folder: Path) -> list[str]:

@@ -55,7 +55,7 @@ from ladder.store.database import Store
 from referee.builtins import resolve_bot_command
 from referee.files import private_folders
 from referee.games import game_names, load_game
-from referee.games.rule_sets import every_variant_tag
+from referee.games.rule_sets import option_tags
 from referee.log_tail import last_lines
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
@@ -176,7 +176,7 @@ def check_tags(tags: Sequence[object], games: Sequence[str]) -> None:
         key, _, value = option.partition("=")
         if value not in rules.variant_options.get(key, ())[1:]:
             raise SubmissionError(f"{tag!r} is not a variant of {game}; its variants are "
-                                  f"{', '.join(every_variant_tag(rules)) or 'none'}")
+                                  f"{', '.join(option_tags(game, rules.variant_options)) or 'none'}")
 
 
 def covering_variants(game: str, tags: Sequence[str]) -> list[dict[str, str]]:
@@ -195,7 +195,7 @@ def covering_variants(game: str, tags: Sequence[str]) -> list[dict[str, str]]:
     rules = load_game(game)
     for variant in variants:
         try:
-            rules.check_variant(variant)
+            rules.make_rule_set(variant)
         except ValueError as exc:
             raise SubmissionError(f"the variants declared for {game} cannot be played as they are: {exc}") from None
     return variants
@@ -330,8 +330,8 @@ def validate(command: list[str], label: str, games: Sequence[str] | None, *, fol
             forfeits: list[dict[str, object]] = []  # the footer's forfeit lines carry each one's detail
             named = ",".join(f"{k}={v}" for k, v in variant.items())
             try:
-                result = run_match(game, started, seed=VALIDATION_SEED, time_control=TimeControl(move_time=move_time),
-                                   variant=variant, match_id=f"validate-{label}-{game}" + (f"-{named}" if named else ""),
+                result = run_match(load_game(game, variant), started, seed=VALIDATION_SEED,
+                                   time_control=TimeControl(move_time=move_time), match_id=f"validate-{label}-{game}" + (f"-{named}" if named else ""),
                                    on_event=lambda entry: forfeits.extend(entry["forfeits"] if entry["type"] == FOOTER else []))
             except RefereeError as exc:
                 raise SubmissionError(

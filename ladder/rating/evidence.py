@@ -30,6 +30,10 @@ rosters in 38-57% fewer matches at the same guarantee (docs/ladder.md,
 provides it (confseq is a source-only C++ build last released in 2023;
 `expectation` needs Python 3.12).
 
+A corrected score (ladder.rating.control_variate) lies in a wider range
+with the same mean: the gamblers take the range (`least`, `most`) and cap
+their bets by it, so that no score of it ruins them.
+
 A pair is **ordered** when every candidate up to 1/2 is ruled out from
 below (the interval lies above 1/2), and **indistinguishable** when the
 interval lies inside [1/2 - margin, 1/2 + margin]; each verdict is wrong
@@ -108,19 +112,29 @@ class PairEvidence:
     ruled_up: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
     ruled_down: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
     scores: list[float] = field(default_factory=list)
+    least: float = 0.0
+    most: float = 1.0
+    """The range of the scores: [0, 1] for the places, wider for corrected
+    scores (ladder.rating.control_variate's lie in [-beta, 1 + beta]) whose
+    mean is still in [0, 1]. The candidates stay in [0, 1]; each bet is
+    capped so that no score of its range ruins a gambler."""
 
     @property
     def log_term(self) -> float:
         """The log wealth that rules a candidate out: log(2 / alpha)."""
         return math.log(2 / self.alpha)
 
-    def add(self, x: float) -> None:
-        """One more set's score (in [0, 1])."""
+    def add(self, x: float, bounds: tuple[float, float] | None = None) -> None:
+        """One more set's score, in `bounds` (known before the score: a
+        corrected score's range depends on its coefficient), by default
+        [least, most]; the evidence's range widens to hold them."""
+        least, most = bounds or (self.least, self.most)
+        self.least, self.most = min(self.least, least), max(self.most, most)
         gap = self.mean_before - _MEANS
         bet = gap / (self.sd**2 + gap**2)
         with np.errstate(divide="ignore"):
-            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / _MEANS)
-            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (1 - _MEANS))
+            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / (_MEANS - least))
+            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (most - _MEANS))
         self.up += np.log1p(up_bet * (x - _MEANS))
         self.down += np.log1p(-down_bet * (x - _MEANS))
         self.ruled_up |= self.up >= self.log_term
@@ -163,7 +177,7 @@ class PairEvidence:
         x, bet for bet, so the grids are mirrored."""
         return PairEvidence(self.alpha, self.n, self.n - self.total, self.squares, self.down[::-1].copy(),
                             self.up[::-1].copy(), self.ruled_down[::-1].copy(), self.ruled_up[::-1].copy(),
-                            [1 - x for x in self.scores])
+                            [1 - x for x in self.scores], 1 - self.most, 1 - self.least)
 
 
 @dataclass(frozen=True)
@@ -182,16 +196,21 @@ class Verdict:
     (None when settled; MAX_PROJECTED_SETS + 1 for "more than that")."""
 
 
+def kind_of(evidence: PairEvidence, margin: float) -> str:
+    """The kind of verdict on a pair from the upper bot's evidence:
+    ORDERED, REVERSED, INDISTINGUISHABLE or OPEN."""
+    if evidence.low >= 0.5:
+        return ORDERED
+    if evidence.high <= 0.5:
+        return REVERSED
+    if evidence.low >= 0.5 - margin - ROUNDING and evidence.high <= 0.5 + margin + ROUNDING:
+        return INDISTINGUISHABLE
+    return OPEN
+
+
 def judge(evidence: PairEvidence, margin: float) -> Verdict:
     """The verdict on a pair from the upper bot's evidence."""
-    if evidence.low >= 0.5:
-        kind = ORDERED
-    elif evidence.high <= 0.5:
-        kind = REVERSED
-    elif evidence.low >= 0.5 - margin - ROUNDING and evidence.high <= 0.5 + margin + ROUNDING:
-        kind = INDISTINGUISHABLE
-    else:
-        kind = OPEN
+    kind = kind_of(evidence, margin)
     more = sets_to_settle(evidence, margin) if kind in (OPEN, REVERSED) else None
     return Verdict(kind, evidence.n, evidence.mean, evidence.low, evidence.high, more)
 

@@ -68,10 +68,11 @@ class Sprt:
             return H0
         return None
 
-    def llr(self, scores: Sequence[float]) -> float:
-        """The generalized log-likelihood ratio of H1 against H0."""
+    def llr(self, scores: Sequence[float], bounds: tuple[float, float] = (0.0, 1.0)) -> float:
+        """The generalized log-likelihood ratio of H1 against H0; `bounds`
+        is the scores' range (a corrected score's is wider: ladder.rating.control_variate)."""
         counts: dict[float, float] = dict(Counter(scores))
-        for extreme in (0.0, 1.0):
+        for extreme in bounds:
             counts[extreme] = counts.get(extreme, 0.0) + PSEUDO_COUNT
         values = list(counts)
         weights = [counts[v] for v in values]
@@ -107,7 +108,7 @@ def _log_likelihood(values: Sequence[float], weights: Sequence[float], mu: float
     return -sum(w * math.log1p(theta * d) for w, d in zip(weights, deviations))
 
 
-def sets_to_decide(sprt: Sprt, scores: Sequence[float]) -> float:
+def sets_to_decide(sprt: Sprt, scores: Sequence[float], bounds: tuple[float, float] = (0.0, 1.0)) -> float:
     """Roughly how many more sets the test needs if the scores go on as
     they went: the distance to the bound they head for over the ratio's
     drift per set at their mean and spread, margin (2 mean - mu0 - mu1) /
@@ -118,7 +119,7 @@ def sets_to_decide(sprt: Sprt, scores: Sequence[float]) -> float:
     mean = sum(scores) / len(scores)
     variance = (0.25 + sum((x - mean) ** 2 for x in scores)) / (len(scores) + 1)  # as ladder.rating.evidence's plug-in
     step = sprt.margin * (2 * mean - sprt.mu0 - sprt.mu1) / (2 * variance)
-    llr = sprt.llr(scores)
+    llr = sprt.llr(scores, bounds)
     if step > 0:
         return max(0.0, (sprt.upper - llr) / step)
     if step < 0:

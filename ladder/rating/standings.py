@@ -24,13 +24,14 @@ from typing import Any
 
 from ladder.deals.audit import chain_summaries
 from ladder.rating.evidence import PairEvidence, collect
+from ladder.rating.game_figures import pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store.database import SeatRow, Store
 from ladder.store.rule_set_names import plays
 from ladder.store.skill import Skill
 from ladder.store.strikes import STRIKE_REASONS
-from referee.games.rule_sets import rule_set_variant
+from referee.games.rule_sets import parse_options
 
 RATING_MODEL_KEY = "rating_model"
 """The `meta` key naming the TrueSkill parameters the stored ratings were
@@ -87,7 +88,7 @@ def standings(store: Store, game: str, *, include_retired: bool = False, rule_se
     `include_retired`, every older version that has one)."""
     ratings = current_ratings(store, game, rule_set)
     seats = store.seat_rows(game, rule_set)
-    variant = rule_set_variant(rule_set)
+    variant = parse_options(rule_set)
     bots = [
         b for b in store.bots()
         if (b.active and game in b.games and (b.bot_id in ratings or plays(game, variant, b.variants)))
@@ -221,7 +222,7 @@ def to_json(
     out: dict[str, Any] = {
         "game": game,
         "rule_set": rule_set,
-        "variant": rule_set_variant(rule_set),
+        "variant": parse_options(rule_set),
         "rule_sets": store.rule_sets(game),
         "matches": store.match_count(game, rule_set),
         "rating_model": MODEL,
@@ -234,6 +235,7 @@ def to_json(
         },
         "deals": chain_summaries(store, game),
     }
+    out.update(game_figures_json(store, game, rows, rule_set))
     if h2h:
         names = {r.bot_id: r.bot for r in rows}
         out["head_to_head"] = [
@@ -244,6 +246,27 @@ def to_json(
     if seats:
         out["seats"] = {str(size): shares for size, shares in seat_shares(store, game, rule_set).items()}
     return out
+
+
+def game_figures_json(store: Store, game: str, rows: Sequence[Standing], rule_set: str = "") -> dict[str, Any]:
+    """The game's own figures by bot (ladder.rating.game_figures): "scores"
+    (Leduc's chips per 100 hands with their interval) or "roles" (Saboteur's
+    rounds and team rating per role, and "rests_on": the one role a bot's
+    place above the next rests on); {} for a game with neither."""
+    names = {r.bot_id: r.bot for r in rows}
+    rates = score_rates(store, game, rule_set)
+    if rates:
+        return {"scores": [{"bot": names[bot], **rate.to_json()} for bot, rate in rates.items() if bot in names],
+                "score_pairs": [{"bot": names[bot], "opponent": names[opponent], **rate.to_json()}
+                                for (bot, opponent), rate in sorted(pair_score_rates(store, game, rule_set).items())
+                                if bot in names and opponent in names]}
+    records = role_records(store, game, rule_set)
+    if not records:
+        return {}
+    resting = rests_on([r.bot_id for r in rows], records)
+    return {"roles": [{"bot": names[bot], "rests_on": resting.get(bot),
+                       **{role: record.to_json() for role, record in roles.items()}}
+                      for bot, roles in records.items() if bot in names]}
 
 
 def forfeits_of(store: Store, game: str, bot_id: int) -> list[tuple[str, str]]:

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED
+from ladder.rating.game_figures import ROLE_TITLES, ROLES, pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.sprt import H0, H1, sets_to_decide
 from ladder.rating.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
 from ladder.rating.stopping import PairStatus
@@ -195,7 +196,7 @@ def versus_report(versus: Versus, names: dict[int, str], set_size: float) -> Tex
         f"{sprt.upper:.2f}; H0: score 0.5, H1: score {sprt.mu1:g}, alpha {sprt.alpha:g}, beta {sprt.beta:g}"
     )
     if verdict is None:
-        more = sets_to_decide(sprt, versus.scores) if versus.scores else math.inf
+        more = sets_to_decide(sprt, versus.scores, versus.bounds) if versus.scores else math.inf
         text.append("; needs " + ("far more shared sets than that" if more > MAX_PROJECTED_SETS else
                                   f"about {math.ceil(more)} more shared sets (~{round(math.ceil(more) * set_size)} "
                                   "matches)"))
@@ -274,3 +275,72 @@ class LiveView:
         if now - self._drawn >= LIVE_REFRESH:
             self._drawn = now
             self.live.update(self._render())
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "-" if low is None or high is None else f"[{low:+.1f}, {high:+.1f}]"
+
+
+def game_figures_table(store: Store, game: str, rows: Sequence[Standing], rule_set: str = "") -> Table | None:
+    """What the game's results mean beyond the places, beside the standings
+    (ladder.rating.game_figures): a poker bot's chips per 100 hands with
+    their 95 % interval; a Saboteur bot's rounds and team rating in each
+    role, and the role its place rests on. None for another game, or
+    before any such result."""
+    rates = score_rates(store, game, rule_set)
+    if rates:
+        first = next(iter(rates.values()))
+        table = Table(title=f"{first.score} per {first.per} hands (95 % interval over duplicate sets)",
+                      title_justify="left", box=box.SIMPLE_HEAD)
+        for header in ("#", "bot", f"{first.score}/{first.per}", "95 % interval", "sets", "hands"):
+            table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=True)
+        for r in rows:
+            rate = rates.get(r.bot_id)
+            if rate is not None:
+                table.add_row(str(r.rank), safe_text(r.bot), Text(f"{rate.rate:+.1f}", style="bold"),
+                              _interval(rate.low, rate.high), str(rate.sets), str(rate.deals))
+        return table
+    records = role_records(store, game, rule_set)
+    if not records:
+        return None
+    resting = rests_on([r.bot_id for r in rows], records)
+    table = Table(title="by role (roles revealed at each round's end, S-6.2); team rating per role",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    for header in ("#", "bot", *(f"{ROLE_TITLES[role]}\n{part}" for role in ROLES
+                                 for part in ("rounds", "won", "μ−3σ")), "rank\nrests on"):
+        table.add_column(header, justify="left" if header in ("bot", "rank\nrests on") else "right", no_wrap=True)
+    for r in rows:
+        roles = records.get(r.bot_id)
+        if roles is None:
+            continue
+        cells: list[RenderableType] = [str(r.rank), safe_text(r.bot)]
+        for role in ROLES:
+            record = roles[role]
+            share = f" ({record.win_share:.0%})" if record.win_share is not None else ""
+            cells += [str(record.rounds), f"{record.won}{share}", f"{record.mu - 3 * record.sigma:.2f}"]
+        rest = resting.get(r.bot_id)
+        cells.append(f"{ROLE_TITLES[rest]} only" if rest else "")
+        table.add_row(*cells)
+    return table
+
+
+def score_pairs_table(store: Store, game: str, rows: Sequence[Standing], rule_set: str = "") -> Table | None:
+    """`--h2h` of a game ranked by a score: the row bot's chips per 100 hands
+    in the matches it shared with the column bot (heads-up: what it won from
+    it); None for another game."""
+    rates = pair_score_rates(store, game, rule_set)
+    if not rates:
+        return None
+    first = next(iter(rates.values()))
+    table = Table(title=f"head to head: the row's {first.score} per {first.per} hands against the column",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("bot", no_wrap=True)
+    for r in rows:
+        table.add_column(safe_text(r.bot), justify="right", no_wrap=True)
+    for a in rows:
+        cells: list[RenderableType] = [safe_text(a.bot)]
+        for b in rows:
+            rate = rates.get((a.bot_id, b.bot_id))
+            cells.append("" if rate is None else f"{rate.rate:+.1f} ({rate.sets})")
+        table.add_row(*cells)
+    return table

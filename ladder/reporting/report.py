@@ -25,19 +25,20 @@ with the ladder's length.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from ladder.rating.intervals import wilson
 from ladder.rating.standings import to_json
+from ladder.reporting.ordinal_view import ordinal_json
 from ladder.store.database import Store, now_iso
 from ladder.store.rule_set_names import heading
+from ladder.tournament.commitment import load as load_tournament
+from ladder.tournament.results import tournament_json
 from referee.games.rule_sets import describe
 from referee.untrusted import safe_line
 
-Z95 = 1.959964
-"""The standard normal quantile of a two-sided 95 % interval."""
 BAND_SIGMAS = 3
 """The rating history's band: mu +- 3 sigma, down to the conservative rating."""
 RECENT_MATCHES = 20
@@ -52,16 +53,6 @@ DIGITS = 2
 """Ratings in the charts' data are rounded to the decimals the page shows
 (with more, the page's rounding of a rounded number could differ from the
 table's by 0.01)."""
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion; (0, 1) without data."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _label(row: dict[str, Any]) -> str:
@@ -183,8 +174,13 @@ def _seats_chart(seats: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]
 
 def report_data(store: Store, game: str, rule_set: str = "") -> dict[str, Any]:
     """Everything the report page shows of one rule set's ladder of `game` (JSON), read from the store."""
-    return build_report(game, to_json(store, game, h2h=True, seats=True, rule_set=rule_set),
+    data = build_report(game, to_json(store, game, h2h=True, seats=True, rule_set=rule_set),
                         history_points(store, game, rule_set), recent_matches(store, game, rule_set=rule_set))
+    tournament = load_tournament(store)  # a tournament's store (referee tournament): its final table too
+    if tournament is not None and (tournament.game, tournament.rule_set) == (game, rule_set):
+        data["tournament"] = tournament_json(store, tournament)
+        data["title"] = heading(game, rule_set, f"{tournament.schedule['format']} tournament")
+    return data
 
 
 def build_report(game: str, table: dict[str, Any], points: dict[int, list[dict[str, Any]]],
@@ -205,6 +201,7 @@ def build_report(game: str, table: dict[str, Any], points: dict[int, list[dict[s
         "generated": now_iso(),
         "table": table,
         "recent": [_shown_match(match) for match in recent],
+        "ordinal": ordinal_json(table),
         "charts": {
             "history": _history_chart(points, standings, table["matches"]),
             "h2h": _h2h_chart(standings, table["head_to_head"]),

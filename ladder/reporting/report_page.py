@@ -43,7 +43,8 @@ def report_html(data: dict[str, Any], *, live: bool = False) -> str:
     """The report page for `report_data`'s data; `live` makes it follow its server."""
     title = data["title"]  # the game and the rule set: "gnadenlos ladder (auction=single)"
     body = static_text("ladder.reporting", "static/report.html").replace("{{title}}", html.escape(title))
-    scripts = [static_text("ladder.reporting", "static/charts.js"), static_text("ladder.reporting", "static/report.js")]
+    scripts = [static_text("ladder.reporting", "static/charts.js"), static_text("ladder.reporting", "static/rankings.js"),
+               static_text("ladder.reporting", "static/report.js")]
     return html_page(title=title, body=body, scripts=scripts,
                      styles=[static_text("ladder.reporting", "static/report.css")], data={**data, "live": live},
                      connect_self=live)

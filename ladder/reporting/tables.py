@@ -10,7 +10,14 @@ from __future__ import annotations
 from rich.console import Console
 
 from ladder.rating.standings import pair_statuses, standings
-from ladder.reporting.render import h2h_table, seats_table, standings_table, table_notes
+from ladder.reporting.render import (
+    game_figures_table,
+    h2h_table,
+    score_pairs_table,
+    seats_table,
+    standings_table,
+    table_notes,
+)
 from ladder.store.database import Store
 from ladder.store.rule_set_names import heading
 from referee.games import load_game
@@ -28,6 +35,9 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
     console.print(standings_table(rows, f"{heading(game, rule_set)}: {store.match_count(game, rule_set)} matches",
                                   pairs, width=console.width))
     console.print(table_notes(confidence, margin))
+    figures = game_figures_table(store, game, rows, rule_set)
+    if figures is not None:
+        console.print(figures)
     others = {name: count for name, count in store.rule_sets(game).items() if name != rule_set}
     if others:
         listed = "; ".join(f"{name or 'base rules'} ({count} matches)" for name, count in others.items())
@@ -35,6 +45,9 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
                       markup=False, highlight=False)
     if h2h:
         console.print(h2h_table(store, game, rows, rule_set))
+        pairs_by_score = score_pairs_table(store, game, rows, rule_set)
+        if pairs_by_score is not None:
+            console.print(pairs_by_score)
     if seats:
         console.print(seats_table(store, game, rule_set))
 

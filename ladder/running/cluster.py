@@ -178,7 +178,7 @@ class Shipper:
 
     def __init__(self, client: Client) -> None:
         self.client = client
-        self._shipped: dict[str, Future] = {}
+        self._shipped: dict[str, Future[Any]] = {}
 
     def ensure(self, specs: tuple[BotSpec, ...]) -> None:
         for spec in specs:
@@ -215,7 +215,7 @@ class DaskPool:
         """The cap of each bot's log, the bots' own limit."""
         self.plugin = plugin.name
         self.shipper = Shipper(client)
-        self._running: dict[Future, MatchTask] = {}
+        self._running: dict[Future[Outcome], MatchTask] = {}
         self._capacity = 1
         self._counted = 0.0
         self._run = uuid.uuid4().hex[:8]
@@ -252,7 +252,7 @@ class DaskPool:
             return []
         return [self._outcome(future) for future in done]
 
-    def _outcome(self, future: Future) -> Outcome:
+    def _outcome(self, future: Future[Outcome]) -> Outcome:
         task = self._running.pop(future)
         if future.status == "finished":
             outcome = future.result()

@@ -15,7 +15,9 @@ Fault attribution: a bot's own failure during a match (crash, timeouts,
 illegal answers) is a forfeit recorded by the referee in the MatchResult
 and rated. A bot that cannot be started (twice in a row) or answers
 the handshake wrongly forfeits the match from the start: that too is its own fault.
-Everything else (a RefereeError, the machine out of memory, processes or
+A built-in bot that cannot start is not: the harness's own code failing to
+start says the machine cannot run bots (no jail, no memory), and rating
+such matches would print a ladder of forfeits. Everything else (a RefereeError, the machine out of memory, processes or
 file handles) is raised as `NotRated`, retried by the scheduler and never
 rated.
 """
@@ -37,6 +39,7 @@ from ladder.running.botfiles import BotFiles
 from ladder.store.database import version_log_path
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, NotRated, Outcome, PlayedMatch
 from referee.builtins import resolve_bot_command
+from referee.games import load_game
 from referee.match import RefereeError, run_match
 from referee.process import BotProcess
 from referee.protocol.client import BotFault
@@ -95,7 +98,8 @@ class RealRunner:
         record_path = self._records / f"{task.match_id}.jsonl"
         try:
             result = run_match(
-                task.game, bots, seed=task.seed, variant=task.variant, time_control=self.time_control,
+                load_game(task.game, task.variant), bots, seed=task.seed, time_control=self.time_control,
+                match_format=task.match_format,  # the game's own match (L-7: 100 Leduc hands)
                 record_path=record_path, match_id=task.match_id,
                 reveal_seed=False,  # the set's other rotations share the seed: the ladder reveals it after the set
             )
@@ -141,6 +145,8 @@ class RealRunner:
                     log.warning("bot %s failed to start (attempt %d): %s", spec.label, attempt + 1, exc)
                     fault = exc
             else:
+                if spec.kind == "builtin":  # our own code: the machine's fault, never rated
+                    raise NotRated("referee_error", f"the built-in bot {spec.label} could not start: {fault}")
                 # The bot's own fault: it forfeits this match from the start
                 # (and is tried again for its next one).
                 return BotProcess.failed(spec.label, fault)

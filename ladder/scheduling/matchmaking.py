@@ -70,7 +70,7 @@ def table_score(
     staleness = sum(
         min(1.0, (latest_seq - stats.get(b, BotStats()).last_seq) / 50) for b in bots
     ) / len(bots)
-    return match_quality(env, chosen) * (uncertainty + novelty + 0.5 * staleness)
+    return float(match_quality(env, chosen) * (uncertainty + novelty + 0.5 * staleness))  # trueskill is untyped
 
 
 def choose_bots(

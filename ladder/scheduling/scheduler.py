@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
+from ladder.rating.control_variate import corrected_pair_evidence, helps
 from ladder.rating.evidence import PairEvidence, pair_key
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import Sprt
@@ -55,6 +56,7 @@ from ladder.store.rule_set_names import plays, rule_set_of
 from ladder.store.skill import Skill
 from ladder.store.tasks import BotSpec, MatchFailed, MatchTask, PlayedMatch
 from referee.games import load_game
+from referee.games.plugin import default_match_format
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,12 @@ class LadderConfig:
     versus: tuple[int, int] | None = None
     """(NEW, OLD) bot ids: seat both at every table until `sprt` decides."""
     sprt: Sprt = field(default_factory=Sprt)
+    control_variate: bool = True
+    """Whether the stopping rule and the SPRT judge the pairs' scores
+    corrected by the reference on each deal (ladder.rating.control_variate)
+    where that was measured to need fewer matches (`helps`: single matches
+    at two seats); elsewhere it gains nothing (docs/ladder.md, "Less luck
+    per match")."""
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
@@ -91,6 +99,9 @@ class LadderConfig:
     """Whether the built-in bots play (False: `--no-builtins`, even those
     an earlier run registered)."""
     max_attempts: int = 3
+    match_format: dict[str, int] = field(default_factory=dict)
+    """The game's own match format ({"hands": 100} for Leduc: rules L-7);
+    {} for the game's default (`referee.games.plugin.default_match_format`)."""
 
     @property
     def rule_set(self) -> str:
@@ -129,11 +140,14 @@ class Versus:
     old: int
     sprt: Sprt
     scores: tuple[float, ...]
-    """NEW's score against OLD in each shared finished set, in order."""
+    """NEW's score against OLD in each shared finished set, in order
+    (corrected where the run corrects them: ladder.rating.control_variate)."""
+    bounds: tuple[float, float] = (0.0, 1.0)
+    """The scores' range (PairEvidence.least and most)."""
 
     @property
     def llr(self) -> float:
-        return self.sprt.llr(self.scores)
+        return self.sprt.llr(self.scores, self.bounds)
 
     @property
     def verdict(self) -> str | None:
@@ -247,6 +261,9 @@ class Ladder:
         return ranking(self.skills, [b.bot_id for b in roster], initial_skill(self.env))
 
     def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
+        if self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
+            return corrected_pair_evidence(self.store, self.config.game, self.config.confidence,
+                                           rule_set=self.config.rule_set)
         return pair_evidence(self.store, self.config.game, self.config.confidence, rule_set=self.config.rule_set)
 
     def refresh(self) -> None:
@@ -260,8 +277,8 @@ class Ladder:
         if self.config.versus is not None:
             new, old = self.config.versus
             found = evidence.get(pair_key(new, old), PairEvidence(1 - self.config.confidence))
-            scores = tuple(found.scores if new < old else [1 - x for x in found.scores])
-            self.status.versus = Versus(new, old, self.config.sprt, scores)
+            seen = found if new < old else found.flipped()  # from NEW's side
+            self.status.versus = Versus(new, old, self.config.sprt, tuple(seen.scores), (seen.least, seen.most))
             self.status.stable = self.status.versus.verdict is not None
             return
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
@@ -269,6 +286,10 @@ class Ladder:
         self.status.stable = len(self.status.pairs) >= 1 and all_settled(self.status.pairs)
 
     # -- planning -------------------------------------------------------------
+
+    def _match_format(self) -> dict[str, int]:
+        """What one match of this ladder is: the configured format, or the game's own (100 Leduc hands)."""
+        return dict(self.config.match_format) or default_match_format(self.config.game)
 
     def _spec(self, bot: BotRow) -> BotSpec:
         """`bot` as a worker anywhere can start it (content-addressed files)."""
@@ -290,7 +311,8 @@ class Ladder:
             if len(ids) in self.config.sizes and seated.issuperset(ids):
                 seats = tuple(specs.setdefault(b, self._spec(bots[b])) for b in ids)
                 tasks.append(MatchTask(p["match_id"], p["game"], p["set_id"], p["rotation"], p["seed"],
-                                       p["variant"], seats, attempt=p["attempts"] + 1))
+                                       p["variant"], seats, attempt=p["attempts"] + 1,
+                                       match_format=self._match_format()))
             elif all(bots[b].active or b in (self.config.versus or ()) for b in ids):
                 left.append(p["match_id"])
             else:
@@ -357,7 +379,8 @@ class Ladder:
         chain_id, index, seed = self._next_deal()
         tasks = [
             MatchTask(f"{self.config.game}-{table.set_id}-{r}", self.config.game, table.set_id, r,
-                      seed, dict(self.config.variant), tuple(specs[b] for b in seating))
+                      seed, dict(self.config.variant), tuple(specs[b] for b in seating),
+                      match_format=self._match_format())
             for r, seating in enumerate(table.rotations)
         ]
         self.store.plan(tasks, deal=(chain_id, index))
@@ -430,7 +453,7 @@ class Ladder:
         else:
             self.queue.appendleft(MatchTask(
                 task.match_id, task.game, task.set_id, task.rotation, task.seed, task.variant, task.bots,
-                attempt=task.attempt + 1,
+                attempt=task.attempt + 1, match_format=task.match_format,
             ))
         if self._consecutive_failures >= MAX_CONSECUTIVE_FAILURES:
             raise LadderError(

@@ -34,7 +34,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,9 +63,8 @@ from ladder.reporting.tables import print_table
 from ladder.service.access import Access, AccessError, NameQuotaError
 from ladder.service.audit import AuditLog
 from ladder.service.bearer import BEARER
-from ladder.store.database import Store, StoreError, version_log_path
+from ladder.store.database import BotRow, Store, StoreError, version_log_path
 from referee.games import game_names, load_game
-from referee.games.rule_sets import rule_set
 from referee.sandbox.logpipe import rotated_path
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
@@ -122,7 +121,7 @@ class Intake:
     """A submission between its two steps (`LadderCalls.intake`, `validate`):
     its request (without the archive), its caller, its unpacked upload."""
 
-    request: Any
+    request: ladder_pb2.SubmitRequest
     caller: Caller
     upload: Path
     path: Path
@@ -258,13 +257,13 @@ class LadderCalls:
         except AccessError as exc:
             raise Refusal(grpc.StatusCode.PERMISSION_DENIED, str(exc)) from None
 
-    def _rule_set(self, game: str, variant: Any) -> str:
+    def _rule_set(self, game: str, variant: Mapping[str, str]) -> str:
         """The rule set a request's `variant` names; the service's own when
         it names none. Refuses INVALID_ARGUMENT an option the game lacks."""
         if not variant:
             return self.settings.rule_set if game == self.settings.game else ""
         try:
-            return rule_set(load_game(game), dict(variant))
+            return str(load_game(game).make_rule_set(dict(variant)))
         except ValueError as exc:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, f"variant: {exc}") from None
 
@@ -290,7 +289,7 @@ class LadderCalls:
             out.write(archive)
         return upload
 
-    def screen(self, request: Any, caller: Caller) -> None:
+    def screen(self, request: ladder_pb2.SubmitRequest, caller: Caller) -> None:
         """A submission's request before its archive is received: the token,
         the name, version, games, variants and times. Audited if refused."""
         try:
@@ -300,7 +299,8 @@ class LadderCalls:
             self._refused("submit", request.name, request.version, caller, refused)
             raise
 
-    def intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
+    def intake(self, request: ladder_pb2.SubmitRequest, caller: Caller,
+               upload: Path) -> Intake | ladder_pb2.SubmitReply:
         """A submission's first step, quick (its request `screen`ed): the
         archive received into `upload` unpacked within the limits, the name
         checked; an Intake for `validate`, or, when its files are a
@@ -320,7 +320,8 @@ class LadderCalls:
                               version=taken.version, outcome="identical")
         return taken
 
-    def _intake(self, request: Any, caller: Caller, upload: Path) -> Intake | Any:
+    def _intake(self, request: ladder_pb2.SubmitRequest, caller: Caller,
+                upload: Path) -> Intake | ladder_pb2.SubmitReply:
         scrub = Scrub({str(upload / "bot"): safe_line(request.shown_path, SHOWN_PATH_LIMIT) or "the bot"}, self.roots)
         path = self._unpacked(request, upload, scrub)
         name = request.name or manifest_name(path)
@@ -337,7 +338,7 @@ class LadderCalls:
                                           games=list(same[0].games), variants=list(same[0].variants))
         return Intake(request, caller, upload, path, name, scrub)
 
-    def _unpacked(self, request: Any, upload: Path, scrub: Scrub) -> Path:
+    def _unpacked(self, request: ladder_pb2.SubmitRequest, upload: Path, scrub: Scrub) -> Path:
         """The bot unpacked from the upload's archive (removed then): its
         folder, or its one file for a single-file submission."""
         if not (upload / ARCHIVE).stat().st_size:
@@ -354,7 +355,7 @@ class LadderCalls:
             raise Refusal(grpc.StatusCode.INVALID_ARGUMENT, "a single-file submission's archive must hold that one file")
         return upload / "bot" / names[0]
 
-    def validate(self, intake: Intake) -> Any:
+    def validate(self, intake: Intake) -> ladder_pb2.SubmitReply:
         """A submission's second step, slow: its bot validated (started and
         played) and registered, as `referee submit` does; the name claimed
         in the registering transaction. Audited; its upload removed."""
@@ -414,7 +415,7 @@ class LadderCalls:
             shutil.rmtree(log.parent, ignore_errors=True)  # the validation's own temporary folder
         return scrub(message)
 
-    def retire(self, request: Any, caller: Caller) -> Any:
+    def retire(self, request: ladder_pb2.RetireRequest, caller: Caller) -> ladder_pb2.RetireReply:
         try:
             reply = self._retire(request, caller)
         except Refusal as refused:
@@ -424,7 +425,7 @@ class LadderCalls:
                           version=reply.version, outcome="retired")
         return reply
 
-    def _retire(self, request: Any, caller: Caller) -> Any:
+    def _retire(self, request: ladder_pb2.RetireRequest, caller: Caller) -> ladder_pb2.RetireReply:
         self._need_token(caller)
         with self._store() as store:
             if not store.bot_versions(request.name):
@@ -438,7 +439,7 @@ class LadderCalls:
 
     # -- reading calls --------------------------------------------------------
 
-    def list_bots(self, request: Any, caller: Caller) -> Any:
+    def list_bots(self, request: ladder_pb2.ListBotsRequest, caller: Caller) -> ladder_pb2.ListBotsReply:
         with self._store() as store:
             rows = store.bots()
         return ladder_pb2.ListBotsReply(bots=[
@@ -448,12 +449,14 @@ class LadderCalls:
             for b in rows
         ])
 
-    def standings(self, request: Any, caller: Caller | None = None) -> Any:
+    def standings(self, request: ladder_pb2.StandingsRequest,
+                  caller: Caller | None = None) -> ladder_pb2.StandingsReply:
         """`referee table --json`'s object, and with `text` its tables."""
 
         game = self._game(request.game)
-        options = {"include_retired": request.include_retired, "confidence": request.confidence or DEFAULT_CONFIDENCE,
-                   "margin": request.margin or DEFAULT_MARGIN, "rule_set": self._rule_set(game, request.variant)}
+        options: dict[str, Any] = {
+            "include_retired": request.include_retired, "confidence": request.confidence or DEFAULT_CONFIDENCE,
+            "margin": request.margin or DEFAULT_MARGIN, "rule_set": self._rule_set(game, request.variant)}
         with self._store() as store:
             reply = ladder_pb2.StandingsReply(rule_set=options["rule_set"], json=json.dumps(
                 to_json(store, game, h2h=request.h2h, seats=request.seats, **options), indent=2))
@@ -465,11 +468,11 @@ class LadderCalls:
                 reply.text = console.file.getvalue()  # type: ignore[attr-defined]
         return reply
 
-    def watched_rule_set(self, request: Any) -> str:
+    def watched_rule_set(self, request: ladder_pb2.WatchRequest) -> str:
         """The rule set a Watch request follows."""
         return self._rule_set(self.settings.game, request.variant)
 
-    def get_record(self, request: Any, caller: Caller) -> Any:
+    def get_record(self, request: ladder_pb2.GetRecordRequest, caller: Caller) -> ladder_pb2.GetRecordReply:
         """The record, once no seat rotation of its deal is left to play
         (docs/security.md, "What the live page shows")."""
         with self._store() as store:
@@ -485,7 +488,7 @@ class LadderCalls:
                           "rotation (it shows that deal); ask again when the set's last match is rated")
         return ladder_pb2.GetRecordReply(record=path.read_bytes())
 
-    def rating_history(self, request: Any, caller: Caller) -> Any:
+    def rating_history(self, request: ladder_pb2.RatingHistoryRequest, caller: Caller) -> ladder_pb2.RatingHistoryReply:
         game = self._game(request.game)
         rule_set = self._rule_set(game, request.variant)
         with self._store() as store:
@@ -495,7 +498,7 @@ class LadderCalls:
             for bot_id, rows in points.items()
         ])
 
-    def recent_matches(self, request: Any, caller: Caller) -> Any:
+    def recent_matches(self, request: ladder_pb2.RecentMatchesRequest, caller: Caller) -> ladder_pb2.RecentMatchesReply:
         limit = min(request.limit or RECENT_MATCHES, MAX_RECENT)
         game = self._game(request.game)
         rule_set = self._rule_set(game, request.variant)
@@ -510,7 +513,7 @@ class LadderCalls:
             for m in recent
         ])
 
-    def bot_logs(self, request: Any, caller: Caller) -> Any:
+    def bot_logs(self, request: ladder_pb2.BotLogsRequest, caller: Caller) -> ladder_pb2.BotLogsReply:
         """The end of a bot's own output and its forfeits; with tokens
         required, only to its owner. Names no path: the log is the bot's."""
         game = self._game(request.game)
@@ -530,7 +533,7 @@ class LadderCalls:
         return reply
 
     @staticmethod
-    def _chosen(store: Store, name: str, version: str) -> Any:
+    def _chosen(store: Store, name: str, version: str) -> BotRow:
         """The bot version a request names (empty version: the active one)."""
         versions = store.bot_versions(name)
         chosen = [b for b in versions if (b.version == version if version else b.active)]
@@ -540,7 +543,7 @@ class LadderCalls:
                                                      f"{safe_line(version, 60) or '(active)'}; versions: {known}")
         return chosen[-1]
 
-    def bot_records(self, request: Any, caller: Caller) -> tuple[list[StoredRecord], int]:
+    def bot_records(self, request: ladder_pb2.BotRecordsRequest, caller: Caller) -> tuple[list[StoredRecord], int]:
         """The records BotRecords streams, oldest first, and how many more
         are withheld; with tokens required, only to the bot's owner."""
         with self._store() as store:
@@ -591,7 +594,7 @@ def revealable_records(store: Store, name: str, version: str = "", game: str = "
     return found, withheld
 
 
-def check_submission(request: Any) -> None:
+def check_submission(request: ladder_pb2.SubmitRequest) -> None:
     """Everything of a SubmitRequest but its archive. Refuses INVALID_ARGUMENT."""
     if request.name:
         _checked(check_name_of, request.name)
@@ -631,7 +634,7 @@ def check_name_of(name: str) -> None:
     check_name(name if len(name) <= 100 else name[:100])  # refused anyway; the message quotes its start
 
 
-def _checked(check: Any, value: str, scrub: Scrub | None = None) -> None:
+def _checked(check: Callable[[str], object], value: str, scrub: Scrub | None = None) -> None:
     """`check(value)`, a SubmissionError refused INVALID_ARGUMENT."""
     try:
         check(value)

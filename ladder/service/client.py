@@ -76,7 +76,7 @@ class Remote:
             self._channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(roots), options=options)
         else:
             self._channel = grpc.insecure_channel(address, options=options)
-        self._stub = ladder_pb2_grpc.LadderStub(self._channel)
+        self._stub = ladder_pb2_grpc.LadderStub(self._channel)  # type: ignore[no-untyped-call]  # generated, untyped
 
     def close(self) -> None:
         self._channel.close()
@@ -142,13 +142,14 @@ class Remote:
 
     def standings(self, game: str, *, h2h: bool = False, seats: bool = False, include_retired: bool = False,
                   confidence: float = 0.0, margin: float = 0.0, text: bool = False, width: int = 0,
-                  color: bool = False, variant: dict[str, str] | None = None) -> Any:
+                  color: bool = False, variant: dict[str, str] | None = None) -> ladder_pb2.StandingsReply:
         """The StandingsReply of the rule set `variant` names (None or empty:
         the one the service plays): `json` as `referee table --json` prints
         it and, with `text`, the tables as `referee table` prints them at `width`."""
-        return self._call("Standings", ladder_pb2.StandingsRequest(
+        reply: ladder_pb2.StandingsReply = self._call("Standings", ladder_pb2.StandingsRequest(
             game=game, h2h=h2h, seats=seats, include_retired=include_retired, confidence=confidence, margin=margin,
             text=text, width=width, color=color, variant=variant or {}))
+        return reply
 
     def rating_history(self, game: str, variant: dict[str, str] | None = None) -> dict[int, list[dict[str, Any]]]:
         """Per bot id, its rating after each match of the rule set (`ladder.reporting.report.history_points`'s form)."""
@@ -171,11 +172,13 @@ class Remote:
     def record(self, match_id: str) -> bytes:
         return bytes(self._call("GetRecord", ladder_pb2.GetRecordRequest(match_id=match_id)).record)
 
-    def logs(self, name: str, version: str | None, lines: int, game: str) -> Any:
-        return self._call("BotLogs", ladder_pb2.BotLogsRequest(name=name, version=version or "", lines=lines,
-                                                               game=game))
+    def logs(self, name: str, version: str | None, lines: int, game: str) -> ladder_pb2.BotLogsReply:
+        reply: ladder_pb2.BotLogsReply = self._call("BotLogs", ladder_pb2.BotLogsRequest(
+            name=name, version=version or "", lines=lines, game=game))
+        return reply
 
-    def records(self, name: str, *, version: str | None = None, game: str = "", limit: int = 0) -> Iterator[Any]:
+    def records(self, name: str, *, version: str | None = None, game: str = "",
+                limit: int = 0) -> Iterator[ladder_pb2.BotRecordsItem]:
         """The BotRecordsItems of `name`'s revealable records, as they come."""
         stream = self._stub.BotRecords(ladder_pb2.BotRecordsRequest(name=name, version=version or "", game=game,
                                                                     limit=limit),
@@ -187,7 +190,7 @@ class Remote:
         finally:
             stream.cancel()
 
-    def watch(self, variant: dict[str, str] | None = None) -> Iterator[Any]:
+    def watch(self, variant: dict[str, str] | None = None) -> Iterator[ladder_pb2.LadderEvent]:
         """The live events (LadderEvent) of the rule set until the caller stops reading."""
         stream = self._stub.Watch(ladder_pb2.WatchRequest(variant=variant or {}), metadata=self._metadata)
         try:

@@ -151,7 +151,7 @@ class ApiServer:
             ("grpc.http2.bdp_probe", 0),
             *KEEPALIVE,
         ])
-        ladder_pb2_grpc.add_LadderServicer_to_server(self.servicer, server)
+        ladder_pb2_grpc.add_LadderServicer_to_server(self.servicer, server)  # type: ignore[no-untyped-call]  # generated
         health_servicer = health.aio.HealthServicer()
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

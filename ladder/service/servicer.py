@@ -64,6 +64,8 @@ INTERNAL_FAILURE = ("the ladder service failed on this call (its operator's log 
                     "the operator if it lasts")
 
 T = TypeVar("T")
+R = TypeVar("R")
+"""A call's request message."""
 
 
 STANDINGS_FRESH = 1.0
@@ -81,7 +83,7 @@ class _Shared:
 
     generation: tuple[int, int]
     at: float
-    answer: asyncio.Future[Any]
+    answer: asyncio.Future[ladder_pb2.StandingsReply]
 
 
 @dataclass
@@ -135,8 +137,8 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         its call out of the queue if it has not started."""
         return await asyncio.wrap_future(pool.submit(call, *args))
 
-    async def _answer(self, pool: concurrent.futures.ThreadPoolExecutor, call: Callable[[Any, Caller], T],
-                      request: Any, context: grpc.aio.ServicerContext, bearer: str | None, client: str) -> T:
+    async def _answer(self, pool: concurrent.futures.ThreadPoolExecutor, call: Callable[[R, Caller], T],
+                      request: R, context: grpc.aio.ServicerContext, bearer: str | None, client: str) -> T:
         """The caller authenticated and `call` answered on `pool`; a Refusal
         or a failure becomes the call's gRPC status."""
         def answer() -> T:
@@ -153,14 +155,15 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
             failure = (grpc.StatusCode.INTERNAL, INTERNAL_FAILURE)
         await _refuse(context, *failure)
 
-    async def _unary(self, call: Callable[[Any, Caller], T], request: Any, context: grpc.aio.ServicerContext) -> T:
+    async def _unary(self, call: Callable[[R, Caller], T], request: R, context: grpc.aio.ServicerContext) -> T:
         bearer, client = self._who(context)
         await self._admit("read", client, context)
         return await self._answer(self._reads, call, request, context, bearer, client)
 
     # -- calls ----------------------------------------------------------------
 
-    async def Submit(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def Submit(self, request: ladder_pb2.SubmitRequest,
+                     context: grpc.aio.ServicerContext) -> ladder_pb2.SubmitReply:
         """The archive in the request (at most the server's message limit)."""
         bearer, client = self._who(context)
         await self._admit("submit", client, context)
@@ -169,7 +172,8 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         request.ClearField("archive")  # on disk now
         return await self._submit(request, upload, context, bearer, client)
 
-    async def SubmitStream(self, pieces: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> Any:
+    async def SubmitStream(self, pieces: AsyncIterator[ladder_pb2.SubmitPiece],
+                           context: grpc.aio.ServicerContext) -> ladder_pb2.SubmitReply:
         """The archive in pieces, written to disk as they come and refused
         as soon as they pass the upload limit: memory holds one piece."""
         bearer, client = self._who(context)
@@ -188,7 +192,8 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
             raise
         return await self._submit(request, upload, context, bearer, client)
 
-    async def _received(self, pieces: AsyncIterator[Any], upload: Path, context: grpc.aio.ServicerContext) -> None:
+    async def _received(self, pieces: AsyncIterator[ladder_pb2.SubmitPiece], upload: Path,
+                        context: grpc.aio.ServicerContext) -> None:
         """The archive the pieces after the first carry, into `upload`.
         Refuses a piece that is not archive, or bytes over the limit."""
         limit = upload_limit(self.calls.settings.limits)
@@ -209,12 +214,12 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         finally:
             out.close()
 
-    async def _submit(self, request: Any, upload: Path, context: grpc.aio.ServicerContext, bearer: str | None,
-                      client: str) -> Any:
+    async def _submit(self, request: ladder_pb2.SubmitRequest, upload: Path, context: grpc.aio.ServicerContext,
+                      bearer: str | None, client: str) -> ladder_pb2.SubmitReply:
         """Its intake on a thread of its own (quick: an identical resubmission
         ends there), then its validation on one of SUBMIT_THREADS, at most
         SUBMIT_QUEUE waiting or running and SUBMITS_PER_CLIENT of one client's."""
-        def take() -> Any:
+        def take() -> Intake | ladder_pb2.SubmitReply:
             try:
                 caller = self.calls.authenticate(bearer, client)
             except BaseException:
@@ -273,15 +278,18 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         if left:
             self._validating[client] = left
 
-    async def Retire(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def Retire(self, request: ladder_pb2.RetireRequest,
+                     context: grpc.aio.ServicerContext) -> ladder_pb2.RetireReply:
         reply = await self._unary(self.calls.retire, request, context)
         self._changes += 1
         return reply
 
-    async def ListBots(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def ListBots(self, request: ladder_pb2.ListBotsRequest,
+                       context: grpc.aio.ServicerContext) -> ladder_pb2.ListBotsReply:
         return await self._unary(self.calls.list_bots, request, context)
 
-    async def Standings(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def Standings(self, request: ladder_pb2.StandingsRequest,
+                        context: grpc.aio.ServicerContext) -> ladder_pb2.StandingsReply:
         """Shared with every identical request while fresh (`STANDINGS_FRESH`)."""
         bearer, client = self._who(context)
         await self._admit("read", client, context)
@@ -289,19 +297,24 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
             await self._answer(self._reads, lambda request, caller: None, request, context, bearer, client)
         return await self._standings(request.SerializeToString(deterministic=True), request, context)
 
-    async def GetRecord(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def GetRecord(self, request: ladder_pb2.GetRecordRequest,
+                        context: grpc.aio.ServicerContext) -> ladder_pb2.GetRecordReply:
         return await self._unary(self.calls.get_record, request, context)
 
-    async def RatingHistory(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def RatingHistory(self, request: ladder_pb2.RatingHistoryRequest,
+                            context: grpc.aio.ServicerContext) -> ladder_pb2.RatingHistoryReply:
         return await self._unary(self.calls.rating_history, request, context)
 
-    async def RecentMatches(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def RecentMatches(self, request: ladder_pb2.RecentMatchesRequest,
+                            context: grpc.aio.ServicerContext) -> ladder_pb2.RecentMatchesReply:
         return await self._unary(self.calls.recent_matches, request, context)
 
-    async def BotLogs(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def BotLogs(self, request: ladder_pb2.BotLogsRequest,
+                      context: grpc.aio.ServicerContext) -> ladder_pb2.BotLogsReply:
         return await self._unary(self.calls.bot_logs, request, context)
 
-    async def BotRecords(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    async def BotRecords(self, request: ladder_pb2.BotRecordsRequest,
+                         context: grpc.aio.ServicerContext) -> AsyncIterator[ladder_pb2.BotRecordsItem]:
         """Each record read on a reading thread as the stream reaches it."""
         bearer, client = self._who(context)
         await self._admit("read", client, context)
@@ -316,7 +329,8 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
                 record=data))
         yield ladder_pb2.BotRecordsItem(withheld=withheld)
 
-    async def Watch(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+    async def Watch(self, request: ladder_pb2.WatchRequest,
+                    context: grpc.aio.ServicerContext) -> AsyncIterator[ladder_pb2.LadderEvent]:
         """The standings of the rule set asked for now, then each finished
         match of it as it is rated and the standings after each batch of
         them, until the reader leaves, the stream's lifetime ends or the
@@ -327,7 +341,7 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         if refused is not None:
             await _refuse(context, grpc.StatusCode.RESOURCE_EXHAUSTED, refused)
         try:
-            def rule_set_of(request: Any, caller: Caller) -> str:
+            def rule_set_of(request: ladder_pb2.WatchRequest, caller: Caller) -> str:
                 return self.calls.watched_rule_set(request)
 
             rule_set = await self._answer(self._reads, rule_set_of, request, context, bearer, client)
@@ -365,7 +379,8 @@ class LadderServicer(ladder_pb2_grpc.LadderServicer):
         finally:
             self.slots.release(client)
 
-    async def _standings(self, key: bytes, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def _standings(self, key: bytes, request: ladder_pb2.StandingsRequest,
+                         context: grpc.aio.ServicerContext) -> ladder_pb2.StandingsReply:
         """The standings `request` asks for (`key` names the request),
         computed once for every request with that key while they are fresh:
         until the next event, submission or retirement, and at most

@@ -150,7 +150,7 @@ class PersonTables:
                                                 clock=person_clock(self.person_time)))
                 private_folders(self.records)
                 match_id = f"table-{random.SystemRandom().getrandbits(48):012x}"
-                run_match(self.game, players, seed=random.SystemRandom().randrange(2**32), variant=self.variant,
+                run_match(load_game(self.game, self.variant), players, seed=random.SystemRandom().randrange(2**32),
                           time_control=TimeControl(move_time=self.move_time), match_id=match_id,
                           record_path=self.records / f"{match_id}.jsonl",
                           on_event=self.pages.recorder([table.desk]))

@@ -292,12 +292,13 @@ class Store:
         self._conn.close()
 
     @contextmanager
-    def run_lock(self) -> Iterator[None]:
-        """Hold the store's run lock while a ladder runs on it: a second
-        ladder would plan the same matches and play every one twice. An
-        flock on `ladder.sqlite.lock`, so the kernel releases it when the
-        holder dies, however it dies; the file keeps the holder's pid for
-        the refusal. Raises StoreError if another process holds it."""
+    def run_lock(self, command: str = "referee ladder") -> Iterator[None]:
+        """Hold the store's run lock while a ladder (or a tournament, or a
+        service: `command`) runs on it: a second run would plan the same
+        matches and play every one twice. An flock on
+        `ladder.sqlite.lock`, so the kernel releases it when the holder dies,
+        however it dies; the file keeps the holder's pid and command for the
+        refusal. Raises StoreError if another process holds it."""
         path = self.path.with_name(self.path.name + ".lock")
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
         try:
@@ -306,13 +307,13 @@ class Store:
             except OSError as exc:
                 if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
                     raise
-                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+                pid, _, running = os.pread(fd, 64, 0).decode(errors="replace").strip().partition(" ")
                 raise StoreError(
-                    f"another `referee ladder` (pid {holder}) is running on {self.path}; let it finish "
-                    "(or stop it with Ctrl-C) before starting one more, or pass --db with another store"
+                    f"another `{running or 'referee ladder'}` (pid {pid or 'unknown'}) is running on {self.path}; "
+                    "let it finish (or stop it with Ctrl-C) before starting one more, or pass --db with another store"
                 ) from None
             os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            os.pwrite(fd, f"{os.getpid()} {command}\n".encode(), 0)
             yield
         finally:
             os.close(fd)  # releases the lock
@@ -616,7 +617,7 @@ class Store:
         rows = self._rows("SELECT record_path FROM matches WHERE match_id = ?", (match_id,))
         if not rows or rows[0]["record_path"] is None:
             return None
-        return self.root / rows[0]["record_path"]
+        return self.root / str(rows[0]["record_path"])
 
     def set_unfinished(self, match_id: str) -> bool:
         """Whether a seat rotation of the stored match's duplicate set is

@@ -53,6 +53,9 @@ class MatchTask:
     variant: dict[str, str]
     bots: tuple[BotSpec, ...]
     attempt: int = 1
+    match_format: dict[str, int] = field(default_factory=dict)
+    """The parameters of the game's own match format ({"hands": 100} for
+    Leduc, rules L-7); {} for a match that is one play of the rules."""
 
     @property
     def bot_ids(self) -> tuple[int, ...]:

@@ -49,6 +49,8 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 "Check a match record: the seed revealed at the end is the one committed to before the deal, every "
                 "chance outcome follows from it, and every decision was legal (docs/records.md, \"Provably fair "
                 "deals\")."),
+    CommandSpec("exploitability", "referee.cli.exploitability:exploitability",
+                "Estimate a bot's exploitability in heads-up Leduc poker, over the wire."),
     CommandSpec("view", "referee.cli.view:view", "Step through a match record in the browser, from any seat's view."),
 )
 """The referee's own commands."""

@@ -44,7 +44,8 @@ from rich.text import Text
 from referee.builtins import BUILTIN_BOTS, BotCommand, BotCommandError, is_builtin, resolve_bot
 from referee.cli.people import PERSON_SPECS, People, check_people, is_person
 from referee.durations import DURATION, DURATION_OR_ZERO, format_duration
-from referee.games import load_game
+from referee.games import Game, load_game
+from referee.games.plugin import match_game
 from referee.cli.variants import HELP, read_variant, variant_option
 from referee.log_tail import last_lines
 from referee.protocol.faults import BotFault
@@ -217,6 +218,9 @@ def _epilog() -> str:
 @click.option("--time-bank", type=DURATION_OR_ZERO, default=None,
               help="Extra time per seat for the whole match (e.g. 10s); time beyond --move-time is drawn from it.")
 @variant_option(HELP + " Every bot must declare it in its handshake, or the match is refused before it starts.")
+@click.option("--hands", type=click.IntRange(min=1), default=None,
+              help="Leduc poker: a match of this many hands, ranked by the chips won in all (rules L-7) "
+                   "[default: one hand, OpenSpiel's game; the ladder plays 100].")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the match record (JSON Lines) here.")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -240,7 +244,7 @@ def _epilog() -> str:
               "addresses are printed either way).")
 def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, person_time: float,
          time_bank: float | None,
-         variants: tuple[str, ...], record_path: Path | None, log_dir: Path | None,
+         variants: tuple[str, ...], hands: int | None, record_path: Path | None, log_dir: Path | None,
          startup_timeout: float, play_on: bool, strict: bool, db_path: Path | None, as_json: bool, step: bool,
          delay: float, no_open: bool) -> None:
     """Play one match between bot processes and show it as it happens.
@@ -251,9 +255,11 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, p
     try:
         rules = load_game(game)
         rules.check_seats(len(bots))
+        match_format = {} if hands is None else {"hands": hands}
+        match_game(game, match_format)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    variant = read_variant(rules, variants)
+    rules = rules.configure(read_variant(rules, variants))
     try:
         check_people(bots)
         seats = [None if is_person(spec) else resolve_seat(spec, rules.name, db_path) for spec in bots]
@@ -272,7 +278,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, p
     logs = log_dir or Path(tempfile.mkdtemp(prefix="referee-play-"))
     status = EXIT_REFEREE_ERROR
     try:
-        status = _play(rules.name, list(bots), seats, seed, variant, time_control, person_clock, record_path, logs,
+        status = _play(rules, match_format, list(bots), seats, seed, time_control, person_clock, record_path, logs,
                        startup_timeout, console, as_json, strict, play_on, Pace(delay, step), not no_open)
     except KeyboardInterrupt:
         status = EXIT_INTERRUPTED
@@ -287,7 +293,7 @@ def play(game: str, bots: tuple[str, ...], seed: int | None, move_time: float, p
     sys.exit(status)
 
 
-def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int, variant: dict[str, str],
+def _play(game: Game, match_format: dict[str, int], specs: list[str], seats: list[BotCommand | None], seed: int,
           time_control: TimeControl, person_clock: TimeControl, record_path: Path | None, logs: Path,
           startup_timeout: float, console: Console,
           as_json: bool, strict: bool, play_on: bool, pace: Pace, open_browser: bool) -> int:
@@ -295,7 +301,7 @@ def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int
     person), play the match (unless a bot did not start and `play_on` is
     not given), close the bots, show what failed; the exit status."""
     labels = [spec.strip() if seat is None else seat.label for spec, seat in zip(specs, seats)]
-    with People(game, specs, lambda line: click.echo(line, err=True), person_clock) as people:
+    with People(game.name, specs, lambda line: click.echo(line, err=True), person_clock) as people:
         processes = _start_bots(seats, startup_timeout, logs)
         try:
             not_started = [seat for seat, process in processes.items() if process.fault is not None]
@@ -306,7 +312,7 @@ def _play(game: str, specs: list[str], seats: list[BotCommand | None], seed: int
             people.open_pages(open_browser, wait=person_clock.move_time)
             view = None if as_json or people.terminal else LiveView(console, pace)
             try:
-                result = run_match(game, players, seed=seed, variant=variant, time_control=time_control,
+                result = run_match(game, players, seed=seed, time_control=time_control, match_format=match_format,
                                    record_path=record_path, on_event=_both(view, people.record))
             except UndeclaredVariant as exc:  # refused before the match started
                 raise click.UsageError(str(exc)) from None

@@ -78,14 +78,14 @@ def simulate(
         game.check_seats(seats)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--players'") from None
-    variant = game.check_variant(read_variant(game, [*variants, *([f"setup={setup}"] if setup else [])]))
+    game = game.configure(read_variant(game, [*variants, *([f"setup={setup}"] if setup else [])]))
     try:
         seating = seat_policies([name.strip() for name in policy.split(",")], seats)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--policy'") from None
 
     try:
-        report = _run_with_progress(game, seats, games, seed, variant, seating)
+        report = _run_with_progress(game, seats, games, seed, seating)
     except MatchFailed as exc:
         raise click.ClickException(f"{exc} (an engine bug: please report it with this line)") from exc
     if as_json:
@@ -94,13 +94,13 @@ def simulate(
         Console().print(render_report(game, report))
 
 
-def _run_with_progress(game: Game, seats: int, games: int, seed: int, variant: Mapping[str, str],
+def _run_with_progress(game: Game, seats: int, games: int, seed: int,
                        seating: Sequence[str]) -> SimulationReport:
     stderr = Console(stderr=True)
     columns = (TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=stderr, transient=True, disable=not stderr.is_terminal) as progress:
         task = progress.add_task("matches", total=games)
-        return run_simulation(game, seats, games, seed, variant, on_match=lambda _: progress.advance(task),
+        return run_simulation(game, seats, games, seed, on_match=lambda _: progress.advance(task),
                               seating=seating)
 
 

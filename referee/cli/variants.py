@@ -2,9 +2,11 @@
 matches (`play`, `simulate`, `ladder`, `submit`, `table`).
 
 Repeatable; one option may also list several, comma-separated, and a bare
-NAME means NAME=on (`--variant gunfight_opt_out`). The game checks names
-and values (`Game.check_variant`); a bad one is a usage error that lists
-what the game allows.
+NAME means NAME=on (`--variant gunfight_opt_out`). They are read once,
+here, into the game's rule set (`Game.make_rule_set`, which checks names
+and values; a bad one is a usage error that lists what the game allows);
+the command then plays or rates `load_game(name, rule_set)`, or passes the
+rule set on as a value (referee.games.rule_sets).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from typing import TypeVar
 
 import click
 
-from referee.games import Game
-from referee.games.base import parse_variant
+from referee.games import Game, RuleSet
+from referee.games.rule_sets import parse_options
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -28,14 +30,14 @@ def variant_option(help_text: str = HELP) -> Callable[[F], F]:
     return click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE", help=help_text)
 
 
-def read_variant(game: Game, items: Sequence[str]) -> dict[str, str]:
-    """The options given (not the defaults), checked by the game. Raises
-    click.BadParameter naming the bad option and what is allowed."""
-    variant: dict[str, str] = {}
+def read_variant(game: Game, items: Sequence[str]) -> RuleSet:
+    """The rule set of the options given (the others at their defaults),
+    checked by the game. Raises click.BadParameter naming the bad option
+    and what is allowed."""
+    options: dict[str, str] = {}
     for item in items:
-        variant.update(parse_variant(item))
+        options.update(parse_options(item))
     try:
-        game.check_variant(variant)
+        return game.make_rule_set(options)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--variant'") from None
-    return variant

@@ -31,8 +31,9 @@ def verify(record_path: Path) -> None:
     except AuditFailed as exc:
         console.print(Text.assemble(("not verified", "bold red"), ": ", safe_line(exc)))
         sys.exit(1)
+    kind = "an evaluation match's chosen seed" if passed.evaluation else "seed"
     console.print(Text.assemble(
         ("verified", "bold green"),
-        f": seed {passed.seed} matches the commitment {passed.commitment[:16]}… sent before the deal; "
+        f": {kind} {passed.seed} matches the commitment {passed.commitment[:16]}… sent before the deal; "
         f"{passed.chance_events} recorded events and {passed.decisions} decisions replay from it to the recorded "
         "result"))

@@ -3,7 +3,8 @@
 Each game is one package (`gnadenlos/`, `saboteur/`) that declares what the
 harness needs from it in a `GamePlugin`, found through the
 `bot_referee.games` entry points (`referee.games.plugin`). `load_game(name)`
-finds a game by name; `referee.games.base` holds the game-neutral interface
+finds a game by name (`load_game(name, options)`: configured with a rule set,
+referee.games.rule_sets); `referee.games.base` holds the game-neutral interface
 every engine implements (documented in docs/engine.md).
 
 The engines run compiled when the package's build compiled them, else from
@@ -26,6 +27,7 @@ from referee.games.base import (
     State,
 )
 from referee.games.plugin import GamePlugin, game_names, load_game
+from referee.games.rule_sets import RuleSet
 
 __all__ = [
     "Action",
@@ -36,6 +38,7 @@ __all__ = [
     "InvalidActionError",
     "Observation",
     "Outcome",
+    "RuleSet",
     "Seat",
     "State",
     "game_names",

@@ -1,7 +1,8 @@
 """The game-neutral interface every rules engine implements.
 
-A `Game` is an immutable rule set (name, seat range, rules version, variant
-options) and a factory of `State`s. A `State` is one position: who must decide
+A `Game` is a game's rules (name, seat range, rules version, variant
+options) configured with one rule set (referee.games.rule_sets), and a
+factory of `State`s under it. A `State` is one position: who must decide
 now, their legal actions, applying decisions, what each seat observes, the end
 and its ranking, determinization for search, clone and a JSON round trip.
 
@@ -20,6 +21,7 @@ a known card as itself and an unknown one only as a face-down card in its zone;
 from __future__ import annotations
 
 import abc
+import copy
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
@@ -30,10 +32,11 @@ from mypy_extensions import mypyc_attr
 
 from referee.games.chance import ChanceStream, derive_seed
 from referee.games.plugin import load_game
+from referee.games.rule_sets import RuleSet, parse_options
 
 __all__ = [
     "JSON", "Action", "ChanceStream", "Event", "EventLog", "Game", "IllegalActionError", "InvalidActionError", "Observation",
-    "Outcome", "Seat", "State", "audiences", "derive_seed", "fields_reduce", "parse_variant", "ranks_from_keys",
+    "Outcome", "RuleSet", "Seat", "State", "audiences", "derive_seed", "fields_reduce", "ranks_from_keys",
 ]
 
 Seat = int
@@ -182,6 +185,10 @@ class Outcome:
     reason: str
     ranks: tuple[int, ...]
     detail: str = ""
+    scores: tuple[float, ...] = ()
+    """What the places were decided by, per seat, where the match is ranked
+    by a score (a Leduc match of several hands: each seat's chips won);
+    empty where the places alone are the result."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return fields_reduce(self)
@@ -190,7 +197,8 @@ class Outcome:
         return frozenset(s for s, r in enumerate(self.ranks) if r == 0)
 
     def to_json(self) -> JSON:
-        return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail}
+        scored = {"scores": list(self.scores)} if self.scores else {}
+        return {"reason": self.reason, "ranks": list(self.ranks), "detail": self.detail, **scored}
 
 
 @mypyc_attr(native_class=False)  # a plain class: a subclass dataclass declares `seat` as a field of its own
@@ -290,7 +298,12 @@ class State:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
-    """An immutable rule set and the factory of its states.
+    """A game's rules, configured with one rule set, and the factory of its states.
+
+    A game's package registers one instance, which plays the base rules;
+    `configure` (or `load_game(name, options)`) gives a copy that plays
+    another rule set, as OpenSpiel's `load_game(name, params)` returns a
+    game with its parameters. Immutable otherwise.
 
     The base class owns the checks and the bookkeeping; a game implements
     the private hooks (`_new_state`, `_observation_from_json`,
@@ -308,16 +321,32 @@ class Game:
     """Each variant option and its allowed values; the first is the default."""
     variant_requires: ClassVar[Mapping[str, tuple[str, str]]] = {}
     """Options that exist only under another option's value: option -> (that
-    option, its value). Such an option is left out of the full variant unless
-    its requirement holds, and naming it otherwise is refused."""
+    option, its value). Such an option is left out of a rule set unless its
+    requirement holds, and naming it otherwise is refused."""
     observation_type: ClassVar[type[Observation]]
+    _rule_set: RuleSet | None = None
+    """Set by `configure`; None: the base rules, made when first asked for."""
 
-    def check_variant(self, variant: Mapping[str, str] | None) -> dict[str, str]:
-        """The full variant (defaults filled in, options whose requirement
-        does not hold left out). Raises ValueError for an unknown option or
-        value, or an option named without its requirement, listing what is
-        allowed."""
-        given = dict(variant or {})
+    def match_format(self) -> dict[str, int]:
+        """The parameters of a match beyond one play of the rules (a Leduc
+        match's hands), as the record's header names them; {} for a game
+        whose match is one play of its rules."""
+        return {}
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The rule set this game plays: the base rules, unless it was
+        configured with another (`configure`, `load_game(name, options)`)."""
+        if self._rule_set is None:
+            self._rule_set = self.make_rule_set()
+        return self._rule_set
+
+    def make_rule_set(self, options: Mapping[str, str] | None = None) -> RuleSet:
+        """The rule set of `options` (only those given; the others take their
+        defaults, and an option whose requirement does not hold is left
+        out). Raises ValueError for an unknown option or value, or an
+        option named without its requirement, listing what is allowed."""
+        given = dict(options or {})
         for key, value in given.items():
             if key not in self.variant_options:
                 raise ValueError(
@@ -327,7 +356,8 @@ class Game:
                 raise ValueError(
                     f"variant {key} must be one of {list(self.variant_options[key])}, not {value!r}"
                 )
-        full = {name: given.get(name, values[0]) for name, values in self.variant_options.items()}
+        defaults = {name: values[0] for name, values in self.variant_options.items()}
+        full = {name: given.get(name, default) for name, default in defaults.items()}
         for key, (needs, value) in self.variant_requires.items():
             if full[needs] == value:
                 continue
@@ -337,7 +367,24 @@ class Game:
                     f"add {needs}={value} or leave {key} out; the options are {self.describe_variants()}"
                 )
             del full[key]
-        return full
+        return RuleSet(self.name, full, defaults)
+
+    def parse_rule_set(self, text: str) -> RuleSet:
+        """The rule set of its text form, or of options as a command line
+        writes them (a bare option means "on"; referee.games.rule_sets).
+        Raises ValueError as `make_rule_set` does."""
+        return self.make_rule_set(parse_options(text))
+
+    def configure(self, rule_set: RuleSet) -> "Game":
+        """This game playing `rule_set` (made by this game): its states are
+        set up under it. Raises ValueError for another game's rule set."""
+        if rule_set.game != self.name:
+            raise ValueError(f"a rule set of {rule_set.game} does not configure {self.name}")
+        if rule_set == self.rule_set:
+            return self
+        configured = copy.copy(self)
+        configured._rule_set = rule_set
+        return configured
 
     def describe_variants(self) -> str:
         """Every option and its values, default first, with its requirement:
@@ -354,25 +401,25 @@ class Game:
                 f"{self.name} is played by {self.min_seats} to {self.max_seats} seats, not {seats}"
             )
 
-    def new_state(self, seats: int, seed: int, variant: Mapping[str, str] | None = None) -> State:
-        """A new match of `seats` seats: its chance streams derive from `seed`.
-        Raises ValueError for a seat count or variant the game does not have."""
+    def new_state(self, seats: int, seed: int) -> State:
+        """A new match of `seats` seats under the game's rule set: its
+        chance streams derive from `seed`. Raises ValueError for a seat
+        count the game does not have."""
         self.check_seats(seats)
-        return self._new_state(seats, seed, self.check_variant(variant), None)
+        return self._new_state(seats, seed, None)
 
-    def new_state_with_events(
-        self, seats: int, seed: int, variant: Mapping[str, str] | None = None
-    ) -> tuple[State, list[Event]]:
+    def new_state_with_events(self, seats: int, seed: int) -> tuple[State, list[Event]]:
         """`new_state`, and the events of its setup (the deal): the referee
         records them and tells each seat the ones it may see."""
         self.check_seats(seats)
         events: list[Event] = []
-        return self._new_state(seats, seed, self.check_variant(variant), events), events
+        return self._new_state(seats, seed, events), events
 
     @abc.abstractmethod
-    def _new_state(self, seats: int, seed: int, variant: dict[str, str], events: list[Event] | None) -> State:
-        """Set up a match (seats and variant checked); append the setup's
-        events to `events` when it is given."""
+    def _new_state(self, seats: int, seed: int, events: list[Event] | None) -> State:
+        """Set up a match (seats checked) under `self.rule_set`, whose
+        options are checked; append the setup's events to `events` when it
+        is given."""
 
     @abc.abstractmethod
     def state_from_json(self, obj: JSON) -> State:
@@ -420,15 +467,3 @@ def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
     ranks_from_keys([5, 9, 5]) == (1, 0, 1).
     """
     return tuple(sum(1 for other in keys if other > k) for k in keys)
-
-
-def parse_variant(text: str) -> dict[str, str]:
-    """A variant as written on a command line: "setup=advanced,gunfight_opt_out".
-
-    A bare option name means "on".
-    """
-    options: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        options[key.strip()] = value.strip() if sep else "on"
-    return options

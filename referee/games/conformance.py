@@ -28,7 +28,7 @@ decision, the contract of `referee.games.base`:
   the match seed (when the seed is large enough to be recognisable);
 - `outcome()` raises before the end and is a valid ranking with ties at the end.
 
-A failure raises `ConformanceError` naming the game, seats, seed, variant and
+A failure raises `ConformanceError` naming the game, seats, seed, rule set and
 decision number, so the match can be replayed.
 """
 
@@ -50,6 +50,7 @@ from referee.games.base import (
     State,
 )
 from referee.games.plugin import load_game
+from referee.games.rule_sets import RuleSet
 
 Decision = dict[Seat, Action]
 
@@ -73,16 +74,16 @@ class ConformanceReport:
 
 @dataclass(frozen=True)
 class _Where:
-    game: str
+    rule_set: RuleSet
     seats: int
     seed: int
-    variant: Mapping[str, str] | None
 
     def fail(self, step: int, message: str) -> ConformanceError:
         """An error naming the match; `step` < 0 when the decision is unknown."""
         at = f" decision {step}" if step >= 0 else ""
         return ConformanceError(
-            f"{self.game} seats={self.seats} seed={self.seed} variant={dict(self.variant or {})}{at}: {message}"
+            f"{self.rule_set.game} seats={self.seats} seed={self.seed} rule set {self.rule_set.describe()}{at}: "
+            f"{message}"
         )
 
 
@@ -90,13 +91,13 @@ def check_game(
     game: Game | str,
     seats: int,
     seeds: Iterable[int],
-    variant: Mapping[str, str] | None = None,
     *,
     determinizations: int = 2,
     actions_checked: int = 24,
     max_decisions: int = 100_000,
 ) -> ConformanceReport:
-    """Play one seeded random match per seed and check the engine contract.
+    """Play one seeded random match per seed and check the engine contract
+    (under the rule set `game` is configured with; a name: the base rules).
 
     `determinizations` is how many determinizations of the observation of each
     deciding seat (and of one random seat) are compared with it at each
@@ -108,7 +109,7 @@ def check_game(
         game = load_game(game)
     report = ConformanceReport()
     for seed in seeds:
-        where = _Where(game.name, seats, seed, variant)
+        where = _Where(game.rule_set, seats, seed)
         try:
             reason, decisions = _check_match(game, where, determinizations, actions_checked, max_decisions)
         except ConformanceError:
@@ -122,8 +123,7 @@ def check_game(
 
 
 def check_choices(
-    game: Game | str, seats: int, seeds: Iterable[int], variant: Mapping[str, str] | None = None,
-    *, max_decisions: int = 100_000,
+    game: Game | str, seats: int, seeds: Iterable[int], *, max_decisions: int = 100_000,
 ) -> ConformanceReport:
     """Play one seeded random match per seed and check only that no seat is
     ever asked with fewer than two choices: in every state of the match, and
@@ -136,9 +136,9 @@ def check_choices(
         game = load_game(game)
     report = ConformanceReport()
     for seed in seeds:
-        where = _Where(game.name, seats, seed, variant)
+        where = _Where(game.rule_set, seats, seed)
         rng = random.Random(seed)
-        state = game.new_state(seats, seed, variant)
+        state = game.new_state(seats, seed)
         step = 0
         while state.to_act():
             if step >= max_decisions:
@@ -163,7 +163,7 @@ def _check_match(
 ) -> tuple[str, int]:
     """One random match with every check; returns its end reason and length."""
     rng = random.Random(where.seed)
-    state = game.new_state(where.seats, where.seed, where.variant)
+    state = game.new_state(where.seats, where.seed)
     _check_not_over(state, where)
     _check_setup_events(game, state, where)
     trajectory: list[Decision] = []
@@ -222,7 +222,7 @@ def _check_not_over(state: State, where: _Where) -> None:
 def _check_setup_events(game: Game, state: State, where: _Where) -> None:
     """Dealing with the setup's events recorded deals the same match, and
     tells them only to real seats."""
-    recorded, events = game.new_state_with_events(where.seats, where.seed, where.variant)
+    recorded, events = game.new_state_with_events(where.seats, where.seed)
     if _json_text(recorded.to_json()) != _json_text(state.to_json()):
         raise where.fail(0, "new_state_with_events deals another match than new_state")
     _check_events(events, where, 0)
@@ -395,7 +395,7 @@ def _check_replay(
     game: Game, where: _Where, trajectory: Sequence[Decision], events: Sequence[Event], final: str
 ) -> None:
     """The same seed and the same decisions give the same events and final state."""
-    state = game.new_state(where.seats, where.seed, where.variant)
+    state = game.new_state(where.seats, where.seed)
     replayed: list[Event] = []
     for step, decision in enumerate(trajectory):
         if state.to_act() != frozenset(decision):

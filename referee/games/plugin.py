@@ -17,7 +17,8 @@ above them. The typed accessors are in the layers: `load_game` and
 `load_strategy` here, `codec_for` in referee.protocol.codec, `renderer_for`
 in referee.render.view, `drawing_for` in referee.web.drawing,
 `summariser_for` in referee.simulation,
-`public_summary` in referee.match.
+`public_summary` in referee.match; `match_game` here gives the rules a
+match is played by where the game declares a match format of its own.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
+
+from referee.games.rule_sets import RuleSet
 
 if TYPE_CHECKING:
     from referee.games.base import Game, Observation
@@ -73,9 +76,14 @@ class GamePlugin:
     variants: str | None = "variants:VARIANT_OPTIONS"
     """The game's variant options (its `Game.variant_options`: each option
     and its values, the default first), in a module that does not load the
-    engine: a bot declares the variants it plays in its handshake, at
+    engine: a bot declares the variant tags it plays in its handshake, at
     start-up, where every module imported is time before its first
     decision. None: the game has no options."""
+
+    match_format: str | None = None
+    """What one match of the game is, where it is more than one play of its
+    rules: a `MatchFormat` (a Leduc match is many hands, ranked by chips).
+    None: a match is one play of the engine's game."""
 
     def load(self, part: str) -> Any:
         """Import one part (a field name above) and return it (None for a
@@ -140,10 +148,21 @@ def game_names() -> list[str]:
     return sorted(plugins())
 
 
-def load_game(name: str) -> Game:
-    """The rules of the game called `name`. Raises ValueError if none is installed."""
+def load_game(name: str, rule_set: RuleSet | Mapping[str, str] | str | None = None) -> Game:
+    """The game called `name`, configured with `rule_set` (as OpenSpiel's
+    `load_game(name, params)`): a rule set of that game, its options as a
+    mapping (only those given), or their text form ("auction=single", the
+    command line's "setup=advanced,gunfight_opt_out"); None or empty: the
+    base rules. Raises ValueError if no such game is installed, or it has
+    no such rule set (the message lists what it has)."""
     game: Game = plugin(name).load("engine")
-    return game
+    if not rule_set:
+        return game
+    if isinstance(rule_set, str):
+        return game.configure(game.parse_rule_set(rule_set))
+    if isinstance(rule_set, RuleSet):
+        return game.configure(rule_set)
+    return game.configure(game.make_rule_set(rule_set))
 
 
 def game_of(observation: Observation) -> str:
@@ -152,6 +171,62 @@ def game_of(observation: Observation) -> str:
         if isinstance(observation, load_game(name).observation_type):
             return name
     raise ValueError(f"{type(observation).__name__} is no installed game's observation")
+
+
+@dataclass(frozen=True)
+class MatchFormat:
+    """A game's own match format (`GamePlugin.match_format`): a match of
+    several independent deals of its rules (a poker match of hands),
+    ranked by the score they add up to."""
+
+    parameter: str
+    """The format's one parameter, as the record's header and the command
+    line name it ("hands")."""
+    default: int
+    """Deals per match unless told otherwise: what a ladder plays."""
+    score: str
+    """What a match is ranked by, in the tables' words ("chips")."""
+    per: int
+    """The deals a table's score rate is given per ("chips per 100 hands")."""
+    game: Callable[[int], Game]
+    """The rules of a match of so many deals: a `Game` whose `match_format()`
+    names them."""
+
+
+def match_format_of(name: str) -> MatchFormat | None:
+    """The match format the game called `name` declares, or None."""
+    declared: MatchFormat | None = plugin(name).load("match_format")
+    return declared
+
+
+def default_match_format(name: str) -> dict[str, int]:
+    """The parameters of a ladder's match of the game called `name`: its
+    match format's default ({"hands": 100} for Leduc), or {}."""
+    declared = match_format_of(name)
+    return {} if declared is None else {declared.parameter: declared.default}
+
+
+def match_game(game: Game | str, parameters: Mapping[str, int] | None = None) -> Game:
+    """The rules one match of `game` is played by (a game configured with
+    its rule set, or a name: the base rules): the game itself (no
+    `parameters`), or, where its plugin declares a match format and
+    `parameters` name a count (e.g. {"hands": 100}), its rules dealt that
+    many times (`MatchFormat.game`, under the same rule set; one deal, too,
+    is then a match of the format, ranked and summed up by its score).
+    Raises ValueError for an unknown game, a parameter the game has not or
+    a count below 1."""
+    engine = load_game(game) if isinstance(game, str) else game
+    given = dict(parameters or {})
+    if not given:
+        return engine
+    declared = match_format_of(engine.name)
+    if declared is None or set(given) != {declared.parameter}:
+        known = f"its match format has {declared.parameter!r}" if declared else "it has no match format"
+        raise ValueError(f"{engine.name} has no match parameter {', '.join(sorted(given))}: {known}")
+    count = given[declared.parameter]
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"{declared.parameter} must be a whole number from 1, not {count!r}")
+    return declared.game(count).configure(engine.rule_set)
 
 
 def load_strategy(name: str) -> Strategy:

@@ -16,7 +16,7 @@ them before the stream itself is drawn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from referee.games.base import ChanceStream
@@ -33,6 +33,17 @@ class ScenarioError(ValueError):
         super().__init__(f"{field}: {problem} ({rule})")
         self.field = field
         self.rule = rule
+
+
+def seat_mask(seats: Iterable[int], n: int, rule: str) -> int:
+    """A card's `known_by` (the seats that know it) as a bit mask over `n`
+    seats; a seat the table does not have is refused under `rule`."""
+    mask = 0
+    for seat in seats:
+        if not 0 <= int(seat) < n:
+            raise ScenarioError("known_by", f"names seat {seat}; the seats are 0 to {n - 1}", rule)
+        mask |= 1 << int(seat)
+    return mask
 
 
 def next_fixed(fixed: dict[str, list[Any]], stream: str) -> Any | None:

@@ -28,6 +28,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 from botsdk.contract import HANDSHAKE_METHOD, PLAY_METHOD, PROTOCOL_VERSION, SERVICE, TimeControl, milliseconds
+from botsdk.fairness import Evaluation
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -243,6 +244,7 @@ class BotClient:
         time_control: TimeControl,
         observation: Observation,
         seed_commitment: bytes = b"",
+        evaluation: Evaluation | None = None,
     ) -> None:
         """Open this match's `Play` stream and send `MatchStart` (with the
         referee's commitment to the match seed, revealed by `end_match`).
@@ -261,7 +263,7 @@ class BotClient:
         start = wire.match_start_message(
             codec, match_id=match_id, game=game, variant=variant, seat=seat, num_seats=num_seats,
             seat_names=seat_names, time_control=time_control.to_message(), observation=observation,
-            seed_commitment=seed_commitment)
+            seed_commitment=seed_commitment, evaluation=evaluation)
         self._stream = _MatchStream(self._play, start.SerializeToString(), f"{match_id}-{seat}")
 
     def send_decide(

@@ -28,6 +28,7 @@ from google.protobuf.message import Message
 
 from referee.games.base import Action, Event, InvalidActionError, Observation, Outcome, Seat
 from referee.games.plugin import game_names, plugin
+from botsdk.fairness import Evaluation
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 
@@ -204,6 +205,7 @@ def match_start_message(
     codec: GameCodec, *, match_id: str, game: str, variant: Mapping[str, str], seat: int, num_seats: int,
     seat_names: Sequence[str], time_control: tpb.TimeControl, observation: Observation,
     seed_commitment: bytes = b"",
+    evaluation: Evaluation | None = None,
 ) -> tpb.RefereeMessage:
     """The first message of a seat's match stream. Its only text a bot chose
     is `seat_names`, bounded by referee.protocol.handshake."""
@@ -212,6 +214,8 @@ def match_start_message(
             match_id=match_id, game=game, variant=variant_items(variant), seat=seat, num_seats=num_seats,
             seat_names=list(seat_names), time_control=time_control,
             observation=game_observation(codec, observation), seed_commitment=seed_commitment,
+            evaluation=None if evaluation is None else tpb.Evaluation(
+                purpose=evaluation.purpose, chosen_seats=evaluation.chosen_seats),
         )
     )
 

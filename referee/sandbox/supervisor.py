@@ -31,6 +31,7 @@ import select
 import signal
 import sys
 import time
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the standard-library siblings below
 
@@ -60,7 +61,7 @@ def prctl(option: int, value: int) -> None:
 
 
 class Supervisor:
-    def __init__(self, cfg: dict) -> None:
+    def __init__(self, cfg: dict[str, Any]) -> None:
         self.cfg = cfg
         self.status_fd: int = cfg["status_fd"]
         self.control_fd: int = cfg["control_fd"]
@@ -170,11 +171,11 @@ class Supervisor:
     def cpu_used(self) -> float:
         """CPU seconds of the whole tree."""
         if self.group is not None:
-            return self.group.cpu_seconds()
+            return float(self.group.cpu_seconds())
         import resource
 
         orphans = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return proctable.tree_cpu_seconds(os.getpid()) + orphans.ru_utime + orphans.ru_stime
+        return float(proctable.tree_cpu_seconds(os.getpid())) + orphans.ru_utime + orphans.ru_stime
 
     def watch(self, referee: int, watch: int | None, wake_r: int, log_r: int) -> str:
         wall = self.cfg.get("wall_seconds")

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from botsdk.contract import TimeControl
+from botsdk.fairness import Evaluation
 
 from referee.games.base import Action, Event, Observation, Outcome, State
 from referee.protocol.faults import BotFault, BotTimeout
@@ -74,6 +75,8 @@ class MatchStart:
     time_control: TimeControl
     observation: Observation
     seed_commitment: bytes
+    evaluation: Evaluation | None = None
+    """Set only in an evaluation match, whose deal the referee chose (docs/records.md, "Evaluation deals")."""
 
 
 class Request(NamedTuple):

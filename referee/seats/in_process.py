@@ -70,7 +70,7 @@ class InProcessSeat(Seat):
 
     def start(self, start: MatchStart) -> None:
         self._match = MatchInfo(start.match_id, start.game, dict(start.variant), start.seat, start.num_seats,
-                                start.seat_names, start.time_control, start.seed_commitment)
+                                start.seat_names, start.time_control, start.seed_commitment, start.evaluation)
         self._call(lambda: self.bot.on_match_start(self._require_match(), start.observation))
 
     def tell(self, events: Sequence[Event]) -> None:

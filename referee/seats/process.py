@@ -62,7 +62,7 @@ class ProcessSeat(Seat):
             bot.client.start_match(
                 match_id=start.match_id, game=start.game, variant=start.variant, seat=start.seat,
                 num_seats=start.num_seats, seat_names=start.seat_names, time_control=start.time_control,
-                observation=start.observation, seed_commitment=start.seed_commitment)
+                observation=start.observation, seed_commitment=start.seed_commitment, evaluation=start.evaluation)
         except BotFault as fault:
             raise self._explained(fault) from None
         self._in_match = True

@@ -21,8 +21,7 @@ remembered = {}
 
 
 def other_seat_action(start, decide):
-    rules = load_game(start.game)
-    state = rules.new_state(start.num_seats, int(sys.argv[2]), rules.check_variant(dict(start.variant)))
+    state = load_game(start.game, dict(start.variant)).new_state(start.num_seats, int(sys.argv[2]))
     codec = wire.codec_for(start.game)
     mine = {action.SerializeToString() for action in decide.legal_actions}
     for seat in range(start.num_seats):

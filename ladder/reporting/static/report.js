@@ -48,10 +48,28 @@
     table.replaceChildren(tr);
   }
 
-  function standings(rows) {
+  // Leduc's chips per 100 hands beside the rating (ladder/rating/game_figures.py), by bot
+  function scoresByBot(scores) {
+    const byBot = new Map();
+    for (const score of scores || []) byBot.set(score.bot, score);
+    return byBot;
+  }
+
+  function signed(value) {
+    return (value >= 0 ? "+" : "") + Number(value).toFixed(1);
+  }
+
+  function interval(score) {
+    return score.low === null ? NONE : "[" + signed(score.low) + ", " + signed(score.high) + "]";
+  }
+
+  function standings(rows, scores) {
     const table = $("standings");
     const withStrikes = rows.some((row) => row.strikes !== undefined);
+    const rates = scoresByBot(scores);
+    const unit = scores && scores.length ? scores[0].score + "/" + scores[0].per : null;
     header(table, [["#", true], ["bot", false], ["version", false], ["μ", true], ["σ", true], ["μ − 3σ", true],
+      ...(unit ? [[unit, true], ["95 % interval", true]] : []),
       ["P(> next)", true], ["matches", true], ["wins", true], ["avg place", true],
       ...(withStrikes ? [["strikes", true]] : []), ["forfeits", true]]);
     rows.forEach((row, index) => {
@@ -64,6 +82,11 @@
       cell(tr, fixed(row.mu, 2), "num mu");
       cell(tr, fixed(row.sigma, 2), "num sigma");
       cell(tr, fixed(row.conservative, 2), "num conservative");
+      if (unit) {
+        const rate = rates.get(row.bot);
+        cell(tr, rate ? signed(rate.rate) : NONE, "num score-rate");
+        cell(tr, rate ? interval(rate) : NONE, "num score-interval");
+      }
       const [above, why] = aboveNext(row, rows[index + 1]);
       cell(tr, above, "num p").title = why;
       cell(tr, String(row.matches), "num matches");
@@ -73,6 +96,36 @@
       cell(tr, String(row.forfeits), "num forfeits");
       table.appendChild(tr);
     });
+  }
+
+  // Saboteur by role: rounds, wins and the team rating per role, and the role a place rests on
+  function roles(records, rows) {
+    const section = $("roles-section");
+    const table = $("roles");
+    section.hidden = !(records && records.length);
+    if (section.hidden) return;
+    const byBot = new Map(records.map((record) => [record.bot, record]));
+    const names = [["gold_digger", "gold-digger"], ["saboteur", "saboteur"]];
+    header(table, [["#", true], ["bot", false],
+      ...names.flatMap(([, title]) => [[title + " rounds", true], [title + " won", true], [title + " μ − 3σ", true]]),
+      ["rank rests on", false]]);
+    for (const row of rows) {
+      const record = byBot.get(row.bot);
+      if (!record) continue;
+      const tr = document.createElement("tr");
+      tr.dataset.bot = row.bot;
+      cell(tr, String(row.rank), "num");
+      cell(tr, row.bot, "bot");
+      for (const [role] of names) {
+        const r = record[role];
+        cell(tr, String(r.rounds), "num " + role + "-rounds");
+        cell(tr, r.win_share === null ? "0" : r.won + " (" + Math.round(100 * r.win_share) + " %)", "num " + role + "-won");
+        cell(tr, fixed(r.team_conservative, 2), "num " + role + "-rating");
+      }
+      const rest = names.find(([role]) => role === record.rests_on);
+      cell(tr, rest ? rest[1] + " only" : "", "rests-on");
+      table.appendChild(tr);
+    }
   }
 
   function matches(recent) {
@@ -133,8 +186,10 @@
     $("rule-sets").textContent = others.length ?
       "Other rule sets of this game, each rated apart: " + others.join("; ") + "." : "";
     document.body.dataset.matches = String(data.table.matches);
-    standings(data.table.standings);
+    standings(data.table.standings, data.table.scores);
+    roles(data.table.roles, data.table.standings);
     matches(data.recent);
+    window.ReportRankings.render(data);
     window.ReportCharts.draw(data.charts);
   }
 

@@ -13,7 +13,7 @@ die rolls and reshuffles. A state no match can reach is refused
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
 from referee.games.base import ChanceStream, derive_seed
@@ -37,7 +37,7 @@ from referee.games.gnadenlos.state import (
 )
 from referee.games.gnadenlos.validate import check_choices, check_state
 from referee.games.gnadenlos.variants import VARIANT_RULE, VARIANT_RULES, flags_variant, set_flags
-from referee.games.scenario import ScenarioError
+from referee.games.scenario import ScenarioError, seat_mask
 
 PHASES = (COMMIT, TAKE, REFILL, BUY, BID, PICK, BID_POSITION, ORDER, FINAL_BUY, OVER)
 FIXABLE = {"die": "G-8.2", "events": "G-5.3", "adventurers": "G-6.1"}
@@ -46,15 +46,6 @@ FIXABLE = {"die": "G-8.2", "events": "G-5.3", "adventurers": "G-6.1"}
 
 def _seats(mask: int, n: int) -> list[int]:
     return [s for s in range(n) if mask >> s & 1]
-
-
-def _mask(seats: Iterable[int], n: int) -> int:
-    mask = 0
-    for s in seats:
-        if not 0 <= s < n:
-            raise ScenarioError("known_by", f"names seat {s}; the seats are 0 to {n - 1}", "G-10")
-        mask |= 1 << s
-    return mask
 
 
 def state_to_json(state: GnadenlosState) -> dict[str, Any]:
@@ -194,17 +185,17 @@ def _read(obj: dict[str, Any], cfg: GnadenlosConfig) -> GnadenlosState:
     return state
 
 
-def _read_variant(obj: Any) -> dict[str, str]:
+def _read_variant(obj: Any) -> Mapping[str, str]:
     """The options the engine implements (variants.py), checked as the game
-    checks a match's variant; anything else is refused, not ignored."""
+    checks a match's rule set; anything else is refused, not ignored."""
     if not isinstance(obj, dict):
         raise ScenarioError("variant", f"{obj!r}: an object of options", VARIANT_RULES)
     for key in obj:
         try:
-            GnadenlosState.game.check_variant({key: obj[key], **{k: v for k, v in obj.items() if k == "auction"}})
+            GnadenlosState.game.make_rule_set({key: obj[key], **{k: v for k, v in obj.items() if k == "auction"}})
         except ValueError as exc:
             raise ScenarioError(f"variant.{key}", str(exc), VARIANT_RULE.get(key, VARIANT_RULES)) from None
-    return GnadenlosState.game.check_variant(obj)
+    return GnadenlosState.game.make_rule_set(obj).options
 
 
 def _read_chance(obj: Any) -> dict[str, list[Any]]:
@@ -244,7 +235,7 @@ def _read_adventurers(state: GnadenlosState, obj: dict[str, Any], everyone: int)
     placed: set[int] = set()
 
     def take(entry: Any, default: int) -> int:
-        card, known = (entry[0], _mask(entry[1], state.n)) if isinstance(entry, list) else (entry, default)
+        card, known = (entry[0], seat_mask(entry[1], state.n, "G-10")) if isinstance(entry, list) else (entry, default)
         if not 0 <= card < NUM_ADVENTURERS or card in placed:
             raise ScenarioError("adventurers", f"adventurer {card} is not one of 0 to {NUM_ADVENTURERS - 1}, or "
                                 "is placed twice", "G-1")
@@ -279,7 +270,7 @@ def _read_ious(state: GnadenlosState, obj: dict[str, Any], everyone: int) -> Non
             raise ScenarioError("ious", f"no IOU {list(identity)} left to place: each seat's colour has 13 "
                                 "(one 0, three each of 1, 2, 3, 4)", "G-1")
         card = pools[identity].pop()
-        state.iou_known[card] = _mask(entry[2], n) if len(entry) > 2 else default
+        state.iou_known[card] = seat_mask(entry[2], n, "G-10") if len(entry) > 2 else default
         return card
 
     state.iou_hands = [[take(e, everyone) for e in hand] for hand in obj.get("hands", [[]] * n)]

@@ -262,22 +262,22 @@ class GnadenlosState(State):
 
     # ----------------------------------------------------------------- setup
 
-    def setup_with_events(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig,
+    def setup_with_events(self, seats: int, seed: int, options: Mapping[str, str], cfg: GnadenlosConfig,
                           events: list[Event]) -> None:
         """`setup`, appending the setup's events (the deal) to `events`."""
         self.set_seats(seats)
         self.log.events = events
         try:
-            self.setup(seats, seed, variant, cfg)
+            self.setup(seats, seed, options, cfg)
         finally:
             self.log.events = None
 
-    def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: GnadenlosConfig) -> None:
+    def setup(self, seats: int, seed: int, options: Mapping[str, str], cfg: GnadenlosConfig) -> None:
         """G-2: deal a new match; every chance outcome is logged for the record."""
         self.cfg, self.seed = cfg, seed
         if self.n != seats:
             self.set_seats(seats)
-        set_flags(self, variant)
+        set_flags(self, options)
         self.rng_adv = ChanceStream(derive_seed(seed, "adventurers"))
         self.rng_event = ChanceStream(derive_seed(seed, "events"))
         self.rng_die = ChanceStream(derive_seed(seed, "die"))

@@ -1,7 +1,7 @@
 """The variant options of Gnadenlos! (G-2.6, G-5.10, G-5.11, G-6.7) and how a
 state holds them.
 
-The options are declared once here; `Gnadenlos.check_variant` (base.Game)
+The options are declared once here; `Gnadenlos.make_rule_set` (base.Game)
 fills in defaults and refuses an unknown option or value, or an `auction_*`
 option without `auction=single`, with a message listing what is allowed.
 A state keeps each option as a flag, read on the hot paths of the flow.
@@ -42,19 +42,19 @@ VARIANT_RULES = "G-2.6, G-5.10, G-5.11, G-6.7"
 """The rules of all the options."""
 
 
-def set_flags(state: GnadenlosState, variant: Mapping[str, str]) -> None:
-    """Set `state`'s variant flags from a full variant (check_variant's)."""
-    state.advanced = variant.get("setup") == "advanced"
-    opt_out = variant.get("gunfight_opt_out", "off")
+def set_flags(state: GnadenlosState, options: Mapping[str, str]) -> None:
+    """Set `state`'s variant flags from a rule set's options (`RuleSet.options`: all of them)."""
+    state.advanced = options.get("setup") == "advanced"
+    opt_out = options.get("gunfight_opt_out", "off")
     state.opt_out_variant = opt_out in ("on", "soft")
     state.opt_out_soft = opt_out == "soft"
-    state.single_auction = variant.get("auction") == "single"
-    state.order_best = state.single_auction and variant.get("auction_order") == "best"
-    state.buy_limit_one = state.single_auction and variant.get("auction_buy_limit", "one") == "one"
+    state.single_auction = options.get("auction") == "single"
+    state.order_best = state.single_auction and options.get("auction_order") == "best"
+    state.buy_limit_one = state.single_auction and options.get("auction_buy_limit", "one") == "one"
 
 
 def flags_variant(state: GnadenlosState) -> dict[str, str]:
-    """The full variant of `state`'s flags (the inverse of `set_flags`)."""
+    """The rule set's options of `state`'s flags (the inverse of `set_flags`)."""
     variant = {
         "setup": "advanced" if state.advanced else "standard",
         "gunfight_opt_out": "soft" if state.opt_out_soft else "on" if state.opt_out_variant else "off",

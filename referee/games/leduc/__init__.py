@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from referee.games.leduc.observation import LeducObservation
     from referee.games.leduc.state import LeducState
 
-PLUGIN = GamePlugin(name="leduc", package=__name__, variants=None)  # no variant options
+PLUGIN = GamePlugin(name="leduc", package=__name__, variants=None,  # no variant options
+                    match_format="hands:MATCH_FORMAT")  # a match of many hands (L-7)
 
 __getattr__ = lazy_exports(__name__, {
     "GAME": "game",

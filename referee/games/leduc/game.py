@@ -29,8 +29,7 @@ class Leduc(Game):
     variant_options: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     observation_type = LeducObservation
 
-    def _new_state(self, seats: int, seed: int, variant: dict[str, str],
-                   events: list[Event] | None) -> LeducState:
+    def _new_state(self, seats: int, seed: int, events: list[Event] | None) -> LeducState:
         return LeducState.deal(seats, seed, events)
 
     def state_from_json(self, obj: Any) -> LeducState:

@@ -93,6 +93,11 @@ class LeducRenderer(GameRenderer):
             return Text.assemble(("— round 2: ", "bold"), "the public card is ", self.card(data["card"]))
         if kind == "pot_won":
             return self._pot_won(data)
+        if kind == "hand_started":  # L-7.4
+            chips = Text("  ").join(Text.assemble(self.label(seat), f" {self._chips(value)}")
+                                    for seat, value in enumerate(data["chips"]))
+            return Text.assemble((f"— hand {data['hand']} of {data['hands']}", "bold"), ("  chips won: ", "dim"),
+                                 chips)
         return super().event(event)
 
     def _pot_won(self, data: Json) -> Text:
@@ -108,10 +113,12 @@ class LeducRenderer(GameRenderer):
     # -------------------------------------------------------------- results
 
     def results(self, footer: Json) -> RenderableType | None:
-        returns = footer.get("summary", {}).get("returns")
+        summary = footer.get("summary", {})
+        returns = summary.get("scores") or summary.get("returns")  # a match of hands: its chips (L-7.3)
         if not returns:
             return None
-        table = Table(title="Chips won", title_justify="left")
+        hands = summary.get("hands")
+        table = Table(title=f"Chips won in {hands} hands" if hands else "Chips won", title_justify="left")
         table.add_column("seat")
         table.add_column("chips", justify="right")
         for seat, value in enumerate(returns):

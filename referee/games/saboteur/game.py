@@ -33,13 +33,13 @@ class Saboteur(Game):
     def __init__(self, config: SaboteurConfig = DEFAULT_CONFIG) -> None:
         self.config = config
 
-    def _new_state(self, seats: int, seed: int, variant: dict[str, str],
-                   events: list[Event] | None) -> SaboteurState:
+    def _new_state(self, seats: int, seed: int, events: list[Event] | None) -> SaboteurState:
         state = SaboteurState()
+        options = self.rule_set.options
         if events is None:
-            state.setup(seats, seed, variant, self.config)
+            state.setup(seats, seed, options, self.config)
         else:
-            state.setup_with_events(seats, seed, variant, self.config, events)
+            state.setup_with_events(seats, seed, options, self.config, events)
         return state
 
     def state_from_json(self, obj: Any) -> SaboteurState:

@@ -48,7 +48,7 @@ from referee.games.saboteur.config import RULES_VERSION, SaboteurConfig
 from referee.games.saboteur.state import STREAMS, SaboteurState
 from referee.games.saboteur.variants import VARIANT_LOSE_SHARE, VARIANT_VALUES
 from referee.games.saboteur.validate import check_state
-from referee.games.scenario import ScenarioError
+from referee.games.scenario import ScenarioError, seat_mask
 
 
 @lru_cache(maxsize=None)
@@ -59,15 +59,6 @@ def _seat_tuple(mask: int, n: int) -> tuple[int, ...]:
 def _seats(mask: int, n: int) -> list[int]:
     """The seats in a knowledge bitmask (state_to_json is on the records' hot path)."""
     return list(_seat_tuple(mask, n))
-
-
-def _mask(seats: Iterable[int], n: int) -> int:
-    mask = 0
-    for s in seats:
-        if not 0 <= int(s) < n:
-            raise ScenarioError("known_by", f"names seat {s}; the seats are 0 to {n - 1}", "S-8")
-        mask |= 1 << int(s)
-    return mask
 
 
 def state_to_json(state: SaboteurState) -> dict[str, Any]:
@@ -131,7 +122,7 @@ class _Reader(Pool):
 
     def entry(self, entry: Any, default: int, field: str = "cards") -> int:
         """An instance for `entry`; a kind beyond its copies is refused naming `field` (S-1)."""
-        name, mask = (entry[0], _mask(entry[1], self.n)) if isinstance(entry, list) else (entry, default)
+        name, mask = (entry[0], seat_mask(entry[1], self.n, "S-8")) if isinstance(entry, list) else (entry, default)
         try:
             return self.take(name, mask)
         except ValueError as exc:

@@ -222,22 +222,22 @@ class SaboteurState(State):
 
     # ----------------------------------------------------------------- setup
 
-    def setup_with_events(self, seats: int, seed: int, variant: Mapping[str, str], cfg: SaboteurConfig,
+    def setup_with_events(self, seats: int, seed: int, options: Mapping[str, str], cfg: SaboteurConfig,
                           events: list[Event]) -> None:
         """`setup`, appending the setup's events (the deal) to `events`."""
         self.set_seats(seats)
         self.log.events = events
         try:
-            self.setup(seats, seed, variant, cfg)
+            self.setup(seats, seed, options, cfg)
         finally:
             self.log.events = None
 
-    def setup(self, seats: int, seed: int, variant: Mapping[str, str], cfg: SaboteurConfig) -> None:
+    def setup(self, seats: int, seed: int, options: Mapping[str, str], cfg: SaboteurConfig) -> None:
         """A new match: every nugget card in the supply (S-2.5), the first player (S-2.4), round 1."""
         self.cfg, self.seed = cfg, seed
         if self.n != seats:
             self.set_seats(seats)
-        self.lose_share = variant.get(VARIANT_LOSE_SHARE) == "on"
+        self.lose_share = options.get(VARIANT_LOSE_SHARE) == "on"
         self.streams = {name: ChanceStream(derive_seed(seed, name)) for name in STREAMS}
         self.known = [0] * NUM_CARDS
         self.nuggets = [[] for _ in range(seats)]

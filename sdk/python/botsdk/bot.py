@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from botsdk.contract import TimeControl, protocol_games
-from botsdk.fairness import verify
+from botsdk.fairness import Evaluation, verify
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,9 @@ class MatchInfo:
     seed_commitment: bytes = b""
     """The referee's commitment to the match seed, checked against the seed
     `MatchResult` reveals (`botsdk.fairness.verify`)."""
+    evaluation: Evaluation | None = None
+    """Set in an evaluation match only: the referee chose the deal to
+    measure the bot (`referee exploitability`), so it is not a fair one."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +68,16 @@ class MatchResult:
 
     def deal_is_fair(self, match: MatchInfo) -> bool:
         """True if the revealed seed is the one the referee committed to at
-        the match's start (docs/records.md, "Provably fair deals")."""
-        return self.seed is not None and verify(match.seed_commitment, self.seed, self.seed_salt)
+        the match's start as a fair deal (docs/records.md, "Provably fair
+        deals"); never in an evaluation match, whose deal was chosen."""
+        return match.evaluation is None and self.deal_was_committed(match)
+
+    def deal_was_committed(self, match: MatchInfo) -> bool:
+        """True if the revealed seed is the one the referee committed to at
+        the match's start, as the kind of match it said it was: a fair deal,
+        or an evaluation's chosen deal (docs/records.md, "Evaluation deals")."""
+        return self.seed is not None and verify(match.seed_commitment, self.seed, self.seed_salt,
+                                                evaluation=match.evaluation is not None)
 
 
 class Bot(abc.ABC):

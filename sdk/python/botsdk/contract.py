@@ -31,7 +31,7 @@ as the argument `--socket PATH`."""
 
 GRACE: float = 0.05
 """The referee's default transport allowance, in seconds, added to every
-deadline (a decision's round trip costs well under a millisecond; the rest
+decision's allowance (a decision's round trip costs well under a millisecond; the rest
 absorbs scheduling and GC pauses on a busy machine). A bot reads the one in
 force from `TimeControl.grace`; records write it with the time control."""
 
@@ -59,8 +59,9 @@ def protocol_games() -> tuple[str, ...]:
 class TimeControl:
     """Seconds per decision, an optional bank per match, and the grace allowance.
 
-    A decision's deadline is move_time + what is left of the bank; the referee
-    waits that plus `grace` before it calls the answer late.
+    A decision's allowance is move_time + what is left of the bank (its
+    deadline, the instant, is that long after the request is received); the
+    referee waits the allowance plus `grace` before it calls the answer late.
     """
 
     move_time: float = 1.0

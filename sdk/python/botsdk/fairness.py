@@ -10,6 +10,13 @@ recompute every deal, draw and roll from it (docs/chance.md). The salt
 keeps a seed from being guessed from its commitment: 128 random bits, so no
 table of seeds' hashes helps.
 
+An evaluation match (`MatchStart.evaluation`, docs/records.md "Evaluation
+deals") is not a fair deal: the referee chose its seed for the deal it
+wanted. It commits to that seed all the same, under its own prefix
+"referee-evaluation-v1", so that its commitment can never pass for a fair
+deal's — not even with a bot that does not know the `evaluation` field and
+checks the reveal as a fair deal: that check fails.
+
 Here, in the SDK, because the referee and the bots compute it alike.
 """
 
@@ -18,9 +25,27 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 
 PREFIX = "referee-deal-v1"
+EVALUATION_PREFIX = "referee-evaluation-v1"
+"""The commitment's prefix in an evaluation match, whose deal the referee chose."""
 SALT_BYTES = 16
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What an evaluation match says of itself (the protocol's `Evaluation`):
+    the referee chose the deal, to measure a bot."""
+
+    purpose: str
+    """What the match measures, e.g. "exploitability"."""
+    chosen_seats: tuple[int, ...]
+    """The seats whose own private cards the referee chose; every other
+    card is dealt at random given them."""
+
+    def to_json(self) -> dict[str, object]:
+        return {"purpose": self.purpose, "chosen_seats": list(self.chosen_seats)}
 
 
 def new_salt() -> bytes:
@@ -28,11 +53,13 @@ def new_salt() -> bytes:
     return secrets.token_bytes(SALT_BYTES)
 
 
-def commitment(seed: int, salt: bytes) -> bytes:
-    """The 32-byte commitment to `seed` with `salt`."""
-    return hashlib.sha256(f"{PREFIX}:{seed}:{salt.hex()}".encode("ascii")).digest()
+def commitment(seed: int, salt: bytes, *, evaluation: bool = False) -> bytes:
+    """The 32-byte commitment to `seed` with `salt` (an evaluation match's with `evaluation`)."""
+    prefix = EVALUATION_PREFIX if evaluation else PREFIX
+    return hashlib.sha256(f"{prefix}:{seed}:{salt.hex()}".encode("ascii")).digest()
 
 
-def verify(seed_commitment: bytes, seed: int, salt: bytes) -> bool:
-    """True if `seed` and `salt` are what `seed_commitment` committed to."""
-    return hmac.compare_digest(commitment(seed, salt), seed_commitment)
+def verify(seed_commitment: bytes, seed: int, salt: bytes, *, evaluation: bool = False) -> bool:
+    """True if `seed` and `salt` are what `seed_commitment` committed to: as a
+    fair deal, or with `evaluation` as an evaluation match's chosen deal."""
+    return hmac.compare_digest(commitment(seed, salt, evaluation=evaluation), seed_commitment)

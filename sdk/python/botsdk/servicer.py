@@ -25,6 +25,7 @@ from google.protobuf.message import Message
 from botsdk import contract
 from botsdk.bot import Bot, DecisionContext, MatchInfo, MatchResult
 from botsdk.contract import TimeControl
+from botsdk.fairness import Evaluation
 from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 from botsdk.pb.tournament.v1 import tournament_pb2_grpc as tgrpc
 
@@ -116,6 +117,8 @@ class _Match:
             seat_names=tuple(start.seat_names),
             time_control=TimeControl.from_message(start.time_control),
             seed_commitment=start.seed_commitment,
+            evaluation=Evaluation(start.evaluation.purpose, tuple(start.evaluation.chosen_seats))
+            if start.HasField("evaluation") else None,
         )
         log.info("match %s starts: %s, seat %d of %d", info.match_id, info.game, info.seat, info.num_seats)
         _guarded(context, "on_match_start", bot.on_match_start, info, getattr(start.observation, info.game))

@@ -71,20 +71,22 @@ class Observation(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., card: _Optional[int] = ..., public_card: _Optional[int] = ..., round: _Optional[int] = ..., to_act: _Optional[int] = ..., stakes: _Optional[int] = ..., raises: _Optional[int] = ..., pot: _Optional[int] = ..., contributions: _Optional[_Iterable[int]] = ..., folded: _Optional[_Iterable[bool]] = ..., round1: _Optional[_Iterable[_Union[Bet, _Mapping]]] = ..., round2: _Optional[_Iterable[_Union[Bet, _Mapping]]] = ..., over: _Optional[bool] = ..., end_reason: _Optional[str] = ..., winners: _Optional[_Iterable[int]] = ..., returns: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("card_dealt", "folded", "called", "raised", "public_card_dealt", "pot_won")
+    __slots__ = ("card_dealt", "folded", "called", "raised", "public_card_dealt", "pot_won", "hand_started")
     CARD_DEALT_FIELD_NUMBER: _ClassVar[int]
     FOLDED_FIELD_NUMBER: _ClassVar[int]
     CALLED_FIELD_NUMBER: _ClassVar[int]
     RAISED_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_CARD_DEALT_FIELD_NUMBER: _ClassVar[int]
     POT_WON_FIELD_NUMBER: _ClassVar[int]
+    HAND_STARTED_FIELD_NUMBER: _ClassVar[int]
     card_dealt: CardDealt
     folded: Folded
     called: Called
     raised: Raised
     public_card_dealt: PublicCardDealt
     pot_won: PotWon
-    def __init__(self, card_dealt: _Optional[_Union[CardDealt, _Mapping]] = ..., folded: _Optional[_Union[Folded, _Mapping]] = ..., called: _Optional[_Union[Called, _Mapping]] = ..., raised: _Optional[_Union[Raised, _Mapping]] = ..., public_card_dealt: _Optional[_Union[PublicCardDealt, _Mapping]] = ..., pot_won: _Optional[_Union[PotWon, _Mapping]] = ...) -> None: ...
+    hand_started: HandStarted
+    def __init__(self, card_dealt: _Optional[_Union[CardDealt, _Mapping]] = ..., folded: _Optional[_Union[Folded, _Mapping]] = ..., called: _Optional[_Union[Called, _Mapping]] = ..., raised: _Optional[_Union[Raised, _Mapping]] = ..., public_card_dealt: _Optional[_Union[PublicCardDealt, _Mapping]] = ..., pot_won: _Optional[_Union[PotWon, _Mapping]] = ..., hand_started: _Optional[_Union[HandStarted, _Mapping]] = ...) -> None: ...
 
 class CardDealt(_message.Message):
     __slots__ = ("seat", "card")
@@ -135,3 +137,13 @@ class PotWon(_message.Message):
     pot: int
     returns: _containers.RepeatedScalarFieldContainer[float]
     def __init__(self, reason: _Optional[str] = ..., winners: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ..., returns: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class HandStarted(_message.Message):
+    __slots__ = ("hand", "hands", "chips")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    CHIPS_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    hands: int
+    chips: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, hand: _Optional[int] = ..., hands: _Optional[int] = ..., chips: _Optional[_Iterable[float]] = ...) -> None: ...

@@ -27,7 +27,7 @@ from botsdk.pb.saboteur.v1 import saboteur_pb2 as saboteur_dot_v1_dot_saboteur__
 from botsdk.pb.leduc.v1 import leduc_pb2 as leduc_dot_v1_dot_leduc__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etournament/v1/tournament.proto\x12\rtournament.v1\x1a\x1cgnadenlos/v1/gnadenlos.proto\x1a\x1asaboteur/v1/saboteur.proto\x1a\x14leduc/v1/leduc.proto\"E\n\x10HandshakeRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"\x87\x01\n\x11HandshakeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x03(\t\x12\x10\n\x08variants\x18\x05 \x03(\t\x12\x18\n\x10\x65vents_in_decide\x18\x06 \x01(\x08\"a\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x19\n\x0ctime_bank_ms\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x10\n\x08grace_ms\x18\x03 \x01(\rB\x0f\n\r_time_bank_ms\"\x9f\x01\n\x0fGameObservation\x12.\n\tgnadenlos\x18\x01 \x01(\x0b\x32\x19.gnadenlos.v1.ObservationH\x00\x12,\n\x08saboteur\x18\x02 \x01(\x0b\x32\x18.saboteur.v1.ObservationH\x00\x12&\n\x05leduc\x18\x03 \x01(\x0b\x32\x15.leduc.v1.ObservationH\x00\x42\x06\n\x04game\"\x8b\x01\n\nGameAction\x12)\n\tgnadenlos\x18\x01 \x01(\x0b\x32\x14.gnadenlos.v1.ActionH\x00\x12\'\n\x08saboteur\x18\x02 \x01(\x0b\x32\x13.saboteur.v1.ActionH\x00\x12!\n\x05leduc\x18\x03 \x01(\x0b\x32\x10.leduc.v1.ActionH\x00\x42\x06\n\x04game\"\x87\x01\n\tGameEvent\x12(\n\tgnadenlos\x18\x01 \x01(\x0b\x32\x13.gnadenlos.v1.EventH\x00\x12&\n\x08saboteur\x18\x02 \x01(\x0b\x32\x12.saboteur.v1.EventH\x00\x12 \n\x05leduc\x18\x03 \x01(\x0b\x32\x0f.leduc.v1.EventH\x00\x42\x06\n\x04game\"\xca\x02\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x37\n\x07variant\x18\x03 \x03(\x0b\x32&.tournament.v1.MatchStart.VariantEntry\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x11\n\tnum_seats\x18\x05 \x01(\r\x12\x12\n\nseat_names\x18\x06 \x03(\t\x12\x30\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x1a.tournament.v1.TimeControl\x12\x33\n\x0bobservation\x18\x08 \x01(\x0b\x32\x1e.tournament.v1.GameObservation\x12\x17\n\x0fseed_commitment\x18\t \x01(\x0c\x1a.\n\x0cVariantEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xc2\x01\n\x06\x44\x65\x63ide\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x33\n\x0bobservation\x18\x02 \x01(\x0b\x32\x1e.tournament.v1.GameObservation\x12\x30\n\rlegal_actions\x18\x03 \x03(\x0b\x32\x19.tournament.v1.GameAction\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\r\x12(\n\x06\x65vents\x18\x05 \x03(\x0b\x32\x18.tournament.v1.GameEvent\"2\n\x06Notify\x12(\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x18.tournament.v1.GameEvent\"Z\n\x08MatchEnd\x12\r\n\x05ranks\x18\x01 \x03(\r\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x11\n\tseed_salt\x18\x05 \x01(\x0c\"\xca\x01\n\x0eRefereeMessage\x12\x30\n\x0bmatch_start\x18\x01 \x01(\x0b\x32\x19.tournament.v1.MatchStartH\x00\x12\'\n\x06\x64\x65\x63ide\x18\x02 \x01(\x0b\x32\x15.tournament.v1.DecideH\x00\x12\'\n\x06notify\x18\x03 \x01(\x0b\x32\x15.tournament.v1.NotifyH\x00\x12,\n\tmatch_end\x18\x04 \x01(\x0b\x32\x17.tournament.v1.MatchEndH\x00\x42\x06\n\x04kind\"I\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12)\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x19.tournament.v1.GameAction\"A\n\nBotMessage\x12+\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0b\x32\x17.tournament.v1.DecisionH\x00\x42\x06\n\x04kind2\x9b\x01\n\x03\x42ot\x12N\n\tHandshake\x12\x1f.tournament.v1.HandshakeRequest\x1a .tournament.v1.HandshakeResponse\x12\x44\n\x04Play\x12\x1d.tournament.v1.RefereeMessage\x1a\x19.tournament.v1.BotMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etournament/v1/tournament.proto\x12\rtournament.v1\x1a\x1cgnadenlos/v1/gnadenlos.proto\x1a\x1asaboteur/v1/saboteur.proto\x1a\x14leduc/v1/leduc.proto\"E\n\x10HandshakeRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"\x87\x01\n\x11HandshakeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x03(\t\x12\x10\n\x08variants\x18\x05 \x03(\t\x12\x18\n\x10\x65vents_in_decide\x18\x06 \x01(\x08\"a\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x19\n\x0ctime_bank_ms\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x10\n\x08grace_ms\x18\x03 \x01(\rB\x0f\n\r_time_bank_ms\"\x9f\x01\n\x0fGameObservation\x12.\n\tgnadenlos\x18\x01 \x01(\x0b\x32\x19.gnadenlos.v1.ObservationH\x00\x12,\n\x08saboteur\x18\x02 \x01(\x0b\x32\x18.saboteur.v1.ObservationH\x00\x12&\n\x05leduc\x18\x03 \x01(\x0b\x32\x15.leduc.v1.ObservationH\x00\x42\x06\n\x04game\"\x8b\x01\n\nGameAction\x12)\n\tgnadenlos\x18\x01 \x01(\x0b\x32\x14.gnadenlos.v1.ActionH\x00\x12\'\n\x08saboteur\x18\x02 \x01(\x0b\x32\x13.saboteur.v1.ActionH\x00\x12!\n\x05leduc\x18\x03 \x01(\x0b\x32\x10.leduc.v1.ActionH\x00\x42\x06\n\x04game\"\x87\x01\n\tGameEvent\x12(\n\tgnadenlos\x18\x01 \x01(\x0b\x32\x13.gnadenlos.v1.EventH\x00\x12&\n\x08saboteur\x18\x02 \x01(\x0b\x32\x12.saboteur.v1.EventH\x00\x12 \n\x05leduc\x18\x03 \x01(\x0b\x32\x0f.leduc.v1.EventH\x00\x42\x06\n\x04game\"\xf9\x02\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x37\n\x07variant\x18\x03 \x03(\x0b\x32&.tournament.v1.MatchStart.VariantEntry\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x11\n\tnum_seats\x18\x05 \x01(\r\x12\x12\n\nseat_names\x18\x06 \x03(\t\x12\x30\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x1a.tournament.v1.TimeControl\x12\x33\n\x0bobservation\x18\x08 \x01(\x0b\x32\x1e.tournament.v1.GameObservation\x12\x17\n\x0fseed_commitment\x18\t \x01(\x0c\x12-\n\nevaluation\x18\n \x01(\x0b\x32\x19.tournament.v1.Evaluation\x1a.\n\x0cVariantEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"3\n\nEvaluation\x12\x0f\n\x07purpose\x18\x01 \x01(\t\x12\x14\n\x0c\x63hosen_seats\x18\x02 \x03(\r\"\xc2\x01\n\x06\x44\x65\x63ide\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x33\n\x0bobservation\x18\x02 \x01(\x0b\x32\x1e.tournament.v1.GameObservation\x12\x30\n\rlegal_actions\x18\x03 \x03(\x0b\x32\x19.tournament.v1.GameAction\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\r\x12(\n\x06\x65vents\x18\x05 \x03(\x0b\x32\x18.tournament.v1.GameEvent\"2\n\x06Notify\x12(\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x18.tournament.v1.GameEvent\"Z\n\x08MatchEnd\x12\r\n\x05ranks\x18\x01 \x03(\r\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x11\n\tseed_salt\x18\x05 \x01(\x0c\"\xca\x01\n\x0eRefereeMessage\x12\x30\n\x0bmatch_start\x18\x01 \x01(\x0b\x32\x19.tournament.v1.MatchStartH\x00\x12\'\n\x06\x64\x65\x63ide\x18\x02 \x01(\x0b\x32\x15.tournament.v1.DecideH\x00\x12\'\n\x06notify\x18\x03 \x01(\x0b\x32\x15.tournament.v1.NotifyH\x00\x12,\n\tmatch_end\x18\x04 \x01(\x0b\x32\x17.tournament.v1.MatchEndH\x00\x42\x06\n\x04kind\"I\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12)\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x19.tournament.v1.GameAction\"A\n\nBotMessage\x12+\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0b\x32\x17.tournament.v1.DecisionH\x00\x42\x06\n\x04kind2\x9b\x01\n\x03\x42ot\x12N\n\tHandshake\x12\x1f.tournament.v1.HandshakeRequest\x1a .tournament.v1.HandshakeResponse\x12\x44\n\x04Play\x12\x1d.tournament.v1.RefereeMessage\x1a\x19.tournament.v1.BotMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -49,21 +49,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GAMEEVENT']._serialized_start=742
   _globals['_GAMEEVENT']._serialized_end=877
   _globals['_MATCHSTART']._serialized_start=880
-  _globals['_MATCHSTART']._serialized_end=1210
-  _globals['_MATCHSTART_VARIANTENTRY']._serialized_start=1164
-  _globals['_MATCHSTART_VARIANTENTRY']._serialized_end=1210
-  _globals['_DECIDE']._serialized_start=1213
-  _globals['_DECIDE']._serialized_end=1407
-  _globals['_NOTIFY']._serialized_start=1409
-  _globals['_NOTIFY']._serialized_end=1459
-  _globals['_MATCHEND']._serialized_start=1461
-  _globals['_MATCHEND']._serialized_end=1551
-  _globals['_REFEREEMESSAGE']._serialized_start=1554
-  _globals['_REFEREEMESSAGE']._serialized_end=1756
-  _globals['_DECISION']._serialized_start=1758
-  _globals['_DECISION']._serialized_end=1831
-  _globals['_BOTMESSAGE']._serialized_start=1833
-  _globals['_BOTMESSAGE']._serialized_end=1898
-  _globals['_BOT']._serialized_start=1901
-  _globals['_BOT']._serialized_end=2056
+  _globals['_MATCHSTART']._serialized_end=1257
+  _globals['_MATCHSTART_VARIANTENTRY']._serialized_start=1211
+  _globals['_MATCHSTART_VARIANTENTRY']._serialized_end=1257
+  _globals['_EVALUATION']._serialized_start=1259
+  _globals['_EVALUATION']._serialized_end=1310
+  _globals['_DECIDE']._serialized_start=1313
+  _globals['_DECIDE']._serialized_end=1507
+  _globals['_NOTIFY']._serialized_start=1509
+  _globals['_NOTIFY']._serialized_end=1559
+  _globals['_MATCHEND']._serialized_start=1561
+  _globals['_MATCHEND']._serialized_end=1651
+  _globals['_REFEREEMESSAGE']._serialized_start=1654
+  _globals['_REFEREEMESSAGE']._serialized_end=1856
+  _globals['_DECISION']._serialized_start=1858
+  _globals['_DECISION']._serialized_end=1931
+  _globals['_BOTMESSAGE']._serialized_start=1933
+  _globals['_BOTMESSAGE']._serialized_end=1998
+  _globals['_BOT']._serialized_start=2001
+  _globals['_BOT']._serialized_end=2156
 # @@protoc_insertion_point(module_scope)

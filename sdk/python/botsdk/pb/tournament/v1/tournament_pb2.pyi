@@ -74,7 +74,7 @@ class GameEvent(_message.Message):
     def __init__(self, gnadenlos: _Optional[_Union[_gnadenlos_pb2.Event, _Mapping]] = ..., saboteur: _Optional[_Union[_saboteur_pb2.Event, _Mapping]] = ..., leduc: _Optional[_Union[_leduc_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "game", "variant", "seat", "num_seats", "seat_names", "time_control", "observation", "seed_commitment")
+    __slots__ = ("match_id", "game", "variant", "seat", "num_seats", "seat_names", "time_control", "observation", "seed_commitment", "evaluation")
     class VariantEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -91,6 +91,7 @@ class MatchStart(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    EVALUATION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     variant: _containers.ScalarMap[str, str]
@@ -100,7 +101,16 @@ class MatchStart(_message.Message):
     time_control: TimeControl
     observation: GameObservation
     seed_commitment: bytes
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., seed_commitment: _Optional[bytes] = ...) -> None: ...
+    evaluation: Evaluation
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[_Mapping[str, str]] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., seed_commitment: _Optional[bytes] = ..., evaluation: _Optional[_Union[Evaluation, _Mapping]] = ...) -> None: ...
+
+class Evaluation(_message.Message):
+    __slots__ = ("purpose", "chosen_seats")
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    purpose: str
+    chosen_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, purpose: _Optional[str] = ..., chosen_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Decide(_message.Message):
     __slots__ = ("request_id", "observation", "legal_actions", "deadline_ms", "events")
