@@ -49,12 +49,12 @@ def full_view(state: GnadenlosState, seat: int) -> SeatView:
 
 
 def test_rollouts_choose_as_the_heuristic_seeing_every_card() -> None:
-    game = load_game("gnadenlos")
     compared: Counter[str] = Counter()
     for number, variant in enumerate(RULE_SETS):
+        game = load_game("gnadenlos", variant)
         for seats in (3, 4):
             rng = random.Random(number * 10 + seats)
-            state = game.new_state(seats, 700 + number * 10 + seats, variant)
+            state = game.new_state(seats, 700 + number * 10 + seats)
             while not state.is_terminal():
                 acting = sorted(state.to_act())
                 worlds = [state, game.determinize(state.observe(acting[0]), rng)]
