@@ -46,7 +46,7 @@ COMPILED = [
     "referee/games/scenario.py",
     "referee/games/strategy.py",
     *(f"referee/games/gnadenlos/{m}.py" for m in (*GAME_MODULES, "market", "stages")),
-    *(f"referee/games/gnadenlos/strategy/{m}.py" for m in ("policy", "search", "values", "view")),
+    *(f"referee/games/gnadenlos/strategy/{m}.py" for m in ("policy", "rollout", "search", "values", "view")),
     *(f"referee/games/saboteur/{m}.py" for m in (*GAME_MODULES, "maze", "rewards")),
     *(f"referee/games/saboteur/strategy/{m}.py" for m in ("policy", "search", "suspicion", "tunnel", "view")),
     *(f"referee/games/leduc/{m}.py" for m in GAME_MODULES if m != "variants"),

@@ -14,12 +14,17 @@ of the probe's process (time.process_time). The targets of issue 30:
   `leduc_poker` driven from the same Python loop (bench/leduc_bench.py's
   loops, alternated in one process): at least 0.5x at 2 and 3 players;
 - the MCTS bot's iterations per decision at 0.2 s of CPU (its default
-  settings, positions of heuristic matches): at least 1,000.
+  settings, positions of heuristic matches): at least 1,000 for Gnadenlos!
+  (4 seats); Saboteur (5 seats) and Leduc (2 and 3 seats) are measured the
+  same way, to see that they do not get slower.
 
 Prints each round and the median (range) over rounds, and rewrites the
 "Engine speed" section of docs/benchmarks.md (unless --no-record).
 `--build` also times a clean build of the compiled engines in a copy of
 this tree (`python setup.py build_ext --inplace`: what `make venv` adds).
+`--build-baseline` compiles the baseline tree the same way before the
+rounds, to compare against a commit that has a compiled build (issue 30's
+starting commit has none: it runs as it was).
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ SECTION = "Engine speed"
 BASELINE = "5ede7ac"
 SIMULATIONS = (("gnadenlos", 3), ("gnadenlos", 4), ("saboteur", 5), ("saboteur", 10))
 LEDUC_TABLES = (2, 3)
+MCTS_TABLES = (("gnadenlos", 4), ("saboteur", 5), ("leduc", 2), ("leduc", 3))
+"""The MCTS probe's games and seats; the target is Gnadenlos!'s."""
 TARGETS = {"simulate": 3.0, "leduc": 0.5, "mcts": 1000.0}
 
 SIMULATE_PROBE = """
@@ -80,14 +87,38 @@ print(json.dumps({"ratio": statistics.median(ratios), "ours_per_second": matches
 MCTS_PROBE = """
 import json, sys, time
 from bench.strength_bench import positions, _context
+from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
-count, move_time = int(sys.argv[1]), float(sys.argv[2])
-work = positions(count)
+from bots.sdk import DecisionContext, MatchInfo, TimeControl
+from referee.games import load_game
+game, seats, count, move_time = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+
+def context(seat):
+    info = MatchInfo("bench", game, {}, seat, seats, ("bot",) * seats, TimeControl(30.0))
+    return DecisionContext(info, 1, time.monotonic() + 30.0)
+
+def heuristic_positions():  # as strength_bench.positions, for any game: one decision in every few
+    rules, bot, found, seed = load_game(game), HeuristicBot(), [], 0
+    while len(found) < count:
+        state, step = rules.new_state(seats, 100_000 + seed), 0
+        while not state.is_terminal() and len(found) < count:
+            acting = sorted(state.to_act())
+            if step % 7 == 3 and len(state.legal_actions(acting[0])) > 1:
+                found.append((state.clone(), acting[0]))
+            state.apply({s: bot.decide(state.observe(s), state.legal_actions(s), context(s)) for s in acting})
+            step += 1
+        seed += 1
+    return found
+
+if game == "gnadenlos" and seats == 4:  # the positions the figures of issue 30 were first measured on
+    work, context = positions(count), _context
+else:
+    work = heuristic_positions()
 bot = MctsBot(move_time=move_time, seed=1, cpu_clock=True)
-bot.decide(work[0][0].observe(work[0][1]), work[0][0].legal_actions(work[0][1]), _context(work[0][1]))  # warm
+bot.decide(work[0][0].observe(work[0][1]), work[0][0].legal_actions(work[0][1]), context(work[0][1]))  # warm
 before = bot.stats.total_iterations
 for state, seat in work:
-    bot.decide(state.observe(seat), state.legal_actions(seat), _context(seat))
+    bot.decide(state.observe(seat), state.legal_actions(seat), context(seat))
 print(json.dumps({"iterations": (bot.stats.total_iterations - before) / len(work)}))
 """
 
@@ -107,6 +138,8 @@ its reports must be the same in both trees (the strategies were reshaped too).""
 NATIVE_PROBE = "import json; from referee.games import native; print(json.dumps({'code': native.describe()}))"
 
 
+GAME_TITLES = {"gnadenlos": "Gnadenlos!", "saboteur": "Saboteur", "leduc": "Leduc"}
+
 Figures = dict[str, float | str]
 
 
@@ -125,9 +158,20 @@ def one_round(trees: tuple[Path, Path], args: argparse.Namespace, seed: int) -> 
     for players in LEDUC_TABLES:
         for figures, tree in zip(pair, trees):
             figures[f"leduc {players}"] = in_tree(tree, LEDUC_PROBE, players, args.leduc_matches, 3, seed)["ratio"]
-    for figures, tree in zip(pair, trees):
-        figures["mcts"] = in_tree(tree, MCTS_PROBE, args.decisions, 0.2)["iterations"]
+    for game, seats in MCTS_TABLES:
+        for figures, tree in zip(pair, trees):
+            figures[f"mcts {game} {seats}"] = in_tree(tree, MCTS_PROBE, game, seats, args.decisions, 0.2)["iterations"]
     return pair
+
+
+def build_in(tree: Path) -> None:
+    """Compile `tree` as `make venv` does, and check that it runs compiled."""
+    if not (tree / "setup.py").exists():
+        raise SystemExit(f"--build-baseline: {tree.name} has no setup.py (no compiled build before issue 30)")
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, check=True, capture_output=True)
+    code = str(in_tree(tree, NATIVE_PROBE)["code"])
+    if "compiled" not in code:
+        raise SystemExit(f"--build-baseline: the baseline still runs {code}")
 
 
 def build_time() -> tuple[float, float]:
@@ -172,9 +216,13 @@ def report(rounds: list[tuple[Figures, Figures]], code: str,
     def column(side: int, key: str) -> list[float]:
         return [float(pair[side][key]) for pair in rounds]
 
+    baseline = (f"{args.baseline} (compiled by `python setup.py build_ext --inplace`)" if args.build_baseline
+                else f"{BASELINE} (issue 30's starting commit, pure Python)" if args.baseline == BASELINE
+                else f"{args.baseline} (from its sources)")
+
     lines = [
         f"Measured by `python -m bench speed` (bench/speed_bench.py) on {machine_summary()}; this tree ran "
-        f"{code}; the baseline is {BASELINE} (issue 30's starting commit, pure Python) in a git worktree. "
+        f"{code}; the baseline is {baseline} in a git worktree. "
         f"{len(rounds)} rounds, each running every probe in the baseline and right after it in this tree, each probe "
         f"a fresh interpreter; CPU time of the probe (time.process_time). Load average (1 min) before / after: "
         f"{load[0]:.1f} / {load[1]:.1f} on 2 cores shared with other work. Ratios are taken within each round; "
@@ -202,12 +250,15 @@ def report(rounds: list[tuple[Figures, Figures]], code: str,
             f"| {spread([n / o for o, n in zip(old, new)])}× | ≥ 0.5× of OpenSpiel "
             f"({verdict(new, lambda r: r >= TARGETS['leduc'])}) |"
         )
-    old, new = column(0, "mcts"), column(1, "mcts")
-    lines.append(
-        f"| MCTS bot, iterations a decision at 0.2 s of CPU ({args.decisions} positions of heuristic matches) "
-        f"| {spread(old, 0)} | {spread(new, 0)} | {spread([n / o for o, n in zip(old, new)])}× "
-        f"| ≥ 1,000 ({verdict(new, lambda r: r >= TARGETS['mcts'])}) |"
-    )
+    for game, seats in MCTS_TABLES:
+        old, new = column(0, f"mcts {game} {seats}"), column(1, f"mcts {game} {seats}")
+        target = (f"≥ 1,000 ({verdict(new, lambda r: r >= TARGETS['mcts'])})" if game == "gnadenlos"
+                  else "not slower")
+        lines.append(
+            f"| MCTS bot, {GAME_TITLES[game]} {seats} seats, iterations a decision at 0.2 s of CPU "
+            f"({args.decisions} positions of heuristic matches) | {spread(old, 0)} | {spread(new, 0)} "
+            f"| {spread([n / o for o, n in zip(old, new)])}× | {target} |"
+        )
     if build is not None:
         lines += ["", f"A clean build of the compiled engines and the C chance helper (`python setup.py build_ext "
                   f"--inplace` in a fresh copy of this tree, as `pip install -e .` runs it): {build[0]:.0f} s "
@@ -224,12 +275,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--build", action="store_true", help="also time a clean build of the compiled engines")
     parser.add_argument("--baseline", default=BASELINE)
+    parser.add_argument("--build-baseline", action="store_true",
+                        help="compile the baseline tree first (for a baseline commit with a compiled build)")
     parser.add_argument("--no-record", action="store_true", help="do not rewrite docs/benchmarks.md")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
     code = str(in_tree(ROOT, NATIVE_PROBE)["code"])
     rounds = []
     with baseline_tree(args.baseline) as base:
+        if args.build_baseline:
+            build_in(base)
         heuristic_same = in_tree(base, HEURISTIC_PROBE)["digest"] == in_tree(ROOT, HEURISTIC_PROBE)["digest"]
         for index in range(args.rounds):
             pair = one_round((base, ROOT), args, args.seed)

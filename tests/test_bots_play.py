@@ -1,9 +1,12 @@
 """Both built-in bots play complete matches in process (`referee.match.play_bots`), for
 3 and 4 seats and both variants (G-2.6, G-5.10), and the search behaves as
-documented: seeded and reproducible, no thinking for a forced choice, rewards
-from the final ranking with ties averaged (G-9.4)."""
+documented: seeded and reproducible (its generator shuffling as the standard
+one), no thinking for a forced choice, rewards from the final ranking with
+ties averaged (G-9.4)."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -14,6 +17,7 @@ from referee.match import play_bots
 
 from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
+from bots.mcts.bot import SearchRandom
 from bots.mcts.search import rank_rewards
 from bots.random import RandomBot
 from bots.sdk import Bot
@@ -76,6 +80,20 @@ def test_search_stops_at_the_deadline() -> None:
     seat = min(state.to_act())
     bot.decide(state.observe(seat), state.legal_actions(seat), context(seat, 4, seconds=0.0))
     assert bot.stats.iterations == 1
+
+
+def test_the_search_generator_shuffles_as_the_standard_one() -> None:
+    """The search's own generator (its shuffle compiled) draws and shuffles
+    exactly as `random.Random` for the same seed: a seeded search plays as
+    it did with the standard one."""
+    ours, theirs = SearchRandom("5:match:2"), random.Random("5:match:2")
+    for size in [*range(12), 29, 52, 257, 1000]:
+        mine, standard = list(range(size)), list(range(size))
+        ours.shuffle(mine)
+        theirs.shuffle(standard)
+        assert mine == standard and sorted(mine) == list(range(size))
+        assert ours.getrandbits(63) == theirs.getrandbits(63)
+    assert ours.random() == theirs.random() and ours.randrange(7) == theirs.randrange(7)
 
 
 def test_rank_rewards_average_shared_places() -> None:

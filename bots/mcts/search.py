@@ -41,7 +41,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,21 @@ from referee.games.strategy import Candidates, Estimator, Evaluator, Refiner, Ro
 log = logging.getLogger(__name__)
 
 
+
+
+def shuffle_with(rng: random.Random, items: MutableSequence[Any]) -> None:
+    """`random.Random.shuffle` (CPython's: Fisher-Yates from the last item,
+    each index drawn by rejection from `getrandbits` of its bound's bit
+    length, as `_randbelow_with_getrandbits`), compiled: bot.py's
+    `SearchRandom` shuffles with it."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def random_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
@@ -76,18 +91,47 @@ def outcome_rewards(state: State) -> list[float]:
     return rank_rewards([-r for r in ranks])
 
 
-class _Node:
-    """A node of the tree: per deciding seat (or seat and its private key),
-    action -> [visits, reward sum, availability]; children keyed by the
-    (joint) action taken."""
+class _Arm:
+    """One action's statistics for one deciding seat at one node."""
 
-    __slots__ = ("children", "stats", "hints", "visits")
+    __slots__ = ("visits", "reward", "available")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        """The sum of the rewards of the iterations that took it."""
+        self.available = 1
+        """How often it was legal when the seat chose here (it is tried when it first is)."""
+
+
+class _Choices:
+    """What one deciding seat (or seat and its private key) has tried at a
+    node: action -> its `_Arm`, the arm of the heuristic's choice, and the
+    seat's visits."""
+
+    __slots__ = ("arms", "hint_arm", "visits", "legal", "aligned")
+
+    def __init__(self) -> None:
+        self.arms: dict[Any, _Arm] = {}
+        self.hint_arm: _Arm | None = None
+        self.visits = 0
+        self.legal: Sequence[Any] = ()
+        """The actions offered at the last visit, and `aligned`: their arms
+        by place (None: not tried). The engine hands out the same tuple for
+        the same choice (at the root: every iteration), which then costs no
+        action hashing; compiled, an action's hash is Python code."""
+        self.aligned: list[_Arm | None] = []
+
+
+class _Node:
+    """A node of the tree: the choices of each seat deciding there (by its
+    key), and children keyed by the (joint) action taken."""
+
+    __slots__ = ("children", "seats")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
-        self.stats: dict[Hashable, dict[Any, list[float]]] = {}
-        self.hints: dict[Hashable, Any] = {}
-        self.visits: dict[Hashable, int] = {}
+        self.seats: dict[Hashable, _Choices] = {}
 
 
 @dataclass
@@ -198,10 +242,11 @@ class ISMCTS:
         elapsed = time.monotonic() - started
         self.stats.total_cpu_seconds += time.process_time() - cpu_started
         self._record(done, elapsed, root)
-        table = root.stats.get(root_key, {})
-        tried = [a for a in table if a in legal_actions]
+        choices = root.seats.get(root_key)
+        arms = choices.arms if choices is not None else {}
+        tried = [a for a in arms if a in legal_actions]
         # most visited; among equals the one tried first (the hint's, if any)
-        return max(tried, key=lambda a: table[a][0]) if tried else legal_actions[0]
+        return max(tried, key=lambda a: arms[a].visits) if tried else legal_actions[0]
 
     def _record(self, done: int, elapsed: float, root: _Node) -> None:
         s = self.stats
@@ -221,28 +266,28 @@ class ISMCTS:
         if self.refine is not None:
             self.refine(state, observation, rng)
         node = root
-        path: list[tuple[_Node, dict[int, Any], dict[int, Hashable]]] = []
+        path: list[tuple[_Arm, int]] = []  # the arms taken, and by whom
         root_key: Hashable = seat
         while not state.is_terminal():
-            deciding = sorted(state.to_act())
-            keys = {s: self._key(state, s) for s in deciding}
-            if node is root:
-                root_key = keys.get(seat, seat)
-            joint = {s: self._select(node, s, keys[s], state) for s in deciding}
-            path.append((node, joint, keys))
+            joint: dict[int, Any] = {}
+            for s in sorted(state.to_act()):
+                key = self._key(state, s)
+                if node is root and s == seat:
+                    root_key = key
+                action, arm = self._select(node, s, key, state)
+                joint[s] = action
+                path.append((arm, s))
             state.apply_unchecked(joint)
-            key = tuple(joint.items()) if len(joint) > 1 else next(iter(joint.values()))
-            child = node.children.get(key)
+            step: Any = tuple(joint.items()) if len(joint) > 1 else action
+            child = node.children.get(step)
             if child is None:
-                node.children[key] = _Node()
+                node.children[step] = _Node()
                 break
             node = child
         rewards = self._simulate(state)
-        for node, joint, keys in path:
-            for s, action in joint.items():
-                entry = node.stats[keys[s]][action]
-                entry[0] += 1
-                entry[1] += rewards[s]
+        for arm, s in path:
+            arm.visits += 1
+            arm.reward += rewards[s]
         return root_key
 
     def _key(self, state: State, seat: int) -> Hashable:
@@ -252,8 +297,9 @@ class ISMCTS:
             return seat
         return seat, self.seat_key(state, seat)
 
-    def _select(self, node: _Node, seat: int, key: Hashable, state: State) -> Any:
-        """UCB1 over the actions available in this determinization.
+    def _select(self, node: _Node, seat: int, key: Hashable, state: State) -> tuple[Any, _Arm]:
+        """UCB1 over the actions available in this determinization: the
+        action, and its arm (created if it is tried for the first time).
 
         Without a hint policy every untried action is tried first (classic
         ISMCTS). With one, the node widens progressively: a seat starts with
@@ -266,51 +312,53 @@ class ISMCTS:
         everything = legal = state.legal_actions(seat)
         if self.candidates is not None:
             legal = self.candidates(state, seat, everything)
-        table = node.stats.get(key)
-        if table is None:
-            table = node.stats[key] = {}
-        visits_here = node.visits.get(key, 0) + 1
-        node.visits[key] = visits_here
-        hint = node.hints.get(key)
+        choices = node.seats.get(key)
+        if choices is None:
+            choices = node.seats[key] = _Choices()
+        choices.visits += 1
+        arms, hint_arm = choices.arms, choices.hint_arm
+        if legal is not choices.legal:
+            choices.legal, choices.aligned = legal, [arms.get(action) for action in legal]
+        aligned = choices.aligned
         available = 0
-        best: Any = None
+        best = -1
+        best_arm: _Arm | None = None
         best_score = -1.0
         c = self.exploration
-        for candidate in legal:
-            entry = table.get(candidate)
-            if entry is None:
+        for index in range(len(aligned)):
+            arm = aligned[index]
+            if arm is None:
                 continue
             available += 1
-            entry[2] += 1
-            visits = entry[0]
+            arm.available += 1
+            visits = arm.visits
             if visits == 0:
                 score = math.inf
             else:
-                score = entry[1] / visits + c * math.sqrt(math.log(entry[2]) / visits)
-                if candidate == hint:
+                score = arm.reward / visits + c * math.sqrt(math.log(arm.available) / visits)
+                if arm is hint_arm:
                     score += self.hint_weight / visits
             if score > best_score:
-                best, best_score = candidate, score
-        if available == len(legal):
-            return best
+                best, best_arm, best_score = index, arm, score
         if self.hint is None:
             wanted = len(legal)
         else:
-            wanted = 1 + int(self.widening * math.sqrt(visits_here))
-        if available and available >= wanted:
-            return best
-        action: Any = None
+            wanted = 1 + int(self.widening * math.sqrt(choices.visits))
+        if best_arm is not None and (available == len(legal) or available >= wanted):
+            return legal[best], best_arm
+        chosen = -1
+        hinted = False
         if not available and self.hint is not None:
             action = self.hint(state, seat, everything, self.rng)
             if action in legal:
-                node.hints.setdefault(key, action)
-            else:
-                action = None
-        if action is None:
-            untried = [a for a in legal if a not in table]
-            action = untried[self.rng.randrange(len(untried))]
-        table[action] = [0, 0.0, 1]
-        return action
+                chosen, hinted = legal.index(action), True
+        if chosen < 0:
+            untried = [index for index in range(len(aligned)) if aligned[index] is None]
+            chosen = untried[self.rng.randrange(len(untried))]
+        arm = arms[legal[chosen]] = aligned[chosen] = _Arm()
+        if hinted and hint_arm is None:
+            choices.hint_arm = arm
+        return legal[chosen], arm
 
     def _simulate(self, state: State) -> list[float]:
         rng, policy = self.rng, self.rollout

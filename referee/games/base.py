@@ -123,7 +123,7 @@ class Event:
         return cls(obj["kind"], obj["data"], frozenset(obj["visible_to"]))
 
 
-_AUDIENCES: dict[int, tuple[frozenset[Seat], ...]] = {}
+_AUDIENCES: Final[dict[int, tuple[frozenset[Seat], ...]]] = {}
 
 
 def audiences(seats: int) -> tuple[frozenset[Seat], ...]:

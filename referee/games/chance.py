@@ -13,11 +13,11 @@ and against each other.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from referee.games.native import chance_helper
 
-MASK64 = (1 << 64) - 1
+MASK64: Final = (1 << 64) - 1
 
 
 class ChanceHelper(Protocol):
@@ -61,7 +61,7 @@ def py_shuffle(seed: int, counter: int, items: list[Any]) -> int:
     return counter
 
 
-HELPER: ChanceHelper | None = chance_helper()
+HELPER: Final[ChanceHelper | None] = chance_helper()
 """The C functions, or None: not built, or the pure path chosen (native.py)."""
 
 

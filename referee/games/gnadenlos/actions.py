@@ -8,7 +8,7 @@ row 0 is the row nearest the board, column c is die face c + 1 (G-3.1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from referee.games.base import Action, InvalidActionError
 from referee.games.gnadenlos.cards import Iou
@@ -237,13 +237,13 @@ def action_from_json(obj: Any) -> GnadenlosAction:
 # of a playout was allocation). Past the tables' ranges (a larger market or
 # purse than the rules allow) a fresh value is built.
 
-TAKES: tuple[tuple[Take, ...], ...] = tuple(tuple(Take(r, c) for c in range(8)) for r in range(16))
-REFILLS: tuple[Refill, ...] = tuple(Refill(c) for c in range(8))
-BUYS: tuple[Buy, ...] = tuple(Buy(k) for k in range(16))
-FINAL_BUYS: tuple[FinalBuy, ...] = tuple(FinalBuy(k) for k in range(16))
-ORDERS: tuple[Order, ...] = tuple(Order(c) for c in range(64))
-BID_POSITIONS: tuple[BidPosition, BidPosition] = (BidPosition(True), BidPosition(False))
-_PICKS: dict[tuple[int, ...], Pick] = {}
+TAKES: Final[tuple[tuple[Take, ...], ...]] = tuple(tuple(Take(r, c) for c in range(8)) for r in range(16))
+REFILLS: Final[tuple[Refill, ...]] = tuple(Refill(c) for c in range(8))
+BUYS: Final[tuple[Buy, ...]] = tuple(Buy(k) for k in range(16))
+FINAL_BUYS: Final[tuple[FinalBuy, ...]] = tuple(FinalBuy(k) for k in range(16))
+ORDERS: Final[tuple[Order, ...]] = tuple(Order(c) for c in range(64))
+BID_POSITIONS: Final[tuple[BidPosition, BidPosition]] = (BidPosition(True), BidPosition(False))
+_PICKS: Final[dict[tuple[int, ...], Pick]] = {}
 
 
 def take(row: int, col: int) -> Take:

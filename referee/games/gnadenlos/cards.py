@@ -7,6 +7,8 @@ is the pair (colour, value); colours are seat numbers.
 
 from __future__ import annotations
 
+from typing import Final
+
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -19,7 +21,7 @@ class Adventurer:
     poker: int
 
 
-ADVENTURERS: tuple[Adventurer, ...] = (
+ADVENTURERS: Final[tuple[Adventurer, ...]] = (
     Adventurer("Poker Paul", 0, 3, 7),
     Adventurer("Sheriff Dooley", 0, 7, 0),
     Adventurer("Jack Jennings", 1, 2, 2),
@@ -50,22 +52,22 @@ ADVENTURERS: tuple[Adventurer, ...] = (
     Adventurer("Reverend Jon", 6, 4, 6),
     Adventurer("Daddy Digger", 7, 4, 0),
 )
-NUM_ADVENTURERS = len(ADVENTURERS)
+NUM_ADVENTURERS: Final = len(ADVENTURERS)
 
-IOU_VALUES: tuple[int, ...] = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4)
+IOU_VALUES: Final[tuple[int, ...]] = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4)
 """G-1: the 13 IOUs of one colour (total value 30)."""
 
-IOU_SETUP_GIVE_UP: tuple[int, ...] = (1, 2)
+IOU_SETUP_GIVE_UP: Final[tuple[int, ...]] = (1, 2)
 """G-2.3: the values each player gives up to the market at setup."""
 
 Iou = tuple[int, int]
 """An IOU's identity: (colour, value)."""
 
-IOUS_PER_COLOUR = len(IOU_VALUES)
-IOU_COLOUR: tuple[int, ...] = tuple(i // IOUS_PER_COLOUR for i in range(4 * IOUS_PER_COLOUR))
+IOUS_PER_COLOUR: Final = len(IOU_VALUES)
+IOU_COLOUR: Final[tuple[int, ...]] = tuple(i // IOUS_PER_COLOUR for i in range(4 * IOUS_PER_COLOUR))
 """IOU instance id -> colour (instances 13*c .. 13*c+12 are colour c's)."""
-IOU_VALUE: tuple[int, ...] = tuple(IOU_VALUES[i % IOUS_PER_COLOUR] for i in range(4 * IOUS_PER_COLOUR))
-IOUS: tuple[Iou, ...] = tuple(zip(IOU_COLOUR, IOU_VALUE))
+IOU_VALUE: Final[tuple[int, ...]] = tuple(IOU_VALUES[i % IOUS_PER_COLOUR] for i in range(4 * IOUS_PER_COLOUR))
+IOUS: Final[tuple[Iou, ...]] = tuple(zip(IOU_COLOUR, IOU_VALUE))
 """IOU instance id -> identity, ascending: sorting instance ids sorts their
 identities (colours in blocks, IOU_VALUES ascending), which the legal-bid
 lookup relies on to sort ints instead of pairs."""
@@ -113,7 +115,7 @@ class EventCard(IntEnum):
         }[self]
 
 
-EVENT_DECK: tuple[EventCard, ...] = (
+EVENT_DECK: Final[tuple[EventCard, ...]] = (
     EventCard.GOLD_FEVER_3_1,
     EventCard.GOLD_FEVER_5_3,
     EventCard.GOLD_FEVER_7_4,
@@ -124,17 +126,17 @@ EVENT_DECK: tuple[EventCard, ...] = (
 )
 """G-1: the seven event cards."""
 
-RATINGS: dict[str, tuple[int, ...]] = {
+RATINGS: Final[dict[str, tuple[int, ...]]] = {
     kind: tuple(getattr(a, kind) for a in ADVENTURERS) for kind in ("gold", "gun", "poker")
 }
 """Ratings by kind, indexed by adventurer id (the hot path reads these)."""
 
-EVENT_RATING: tuple[str, ...] = tuple(card.rating for card in EventCard)
+EVENT_RATING: Final[tuple[str, ...]] = tuple(card.rating for card in EventCard)
 """EventCard.rating by event number: the hot paths read these tables, not the
 enum (building an EventCard from an int runs the enum's Python code)."""
-EVENT_RATINGS: tuple[tuple[int, ...], ...] = tuple(RATINGS[card.rating] for card in EventCard)
+EVENT_RATINGS: Final[tuple[tuple[int, ...], ...]] = tuple(RATINGS[card.rating] for card in EventCard)
 """The ratings an event compares (G-5.5), by event number, indexed by adventurer id."""
-GOLD_REWARDS: tuple[tuple[int, int], ...] = tuple(
+GOLD_REWARDS: Final[tuple[tuple[int, int], ...]] = tuple(
     card.gold_rewards if card.rating == "gold" else (0, 0) for card in EventCard
 )
 """EventCard.gold_rewards by event number ((0, 0) for the other events)."""
@@ -147,6 +149,6 @@ def _auction_value(card: Adventurer) -> int:
     return sum(ratings) + max(ratings)
 
 
-AUCTION_VALUE: tuple[int, ...] = tuple(_auction_value(a) for a in ADVENTURERS)
+AUCTION_VALUE: Final[tuple[int, ...]] = tuple(_auction_value(a) for a in ADVENTURERS)
 """G-6.7.1: an adventurer's value for the auction order `best`: twice its best
 rating plus its other two (Gamblin Jay 4/5/6: 21), indexed by id."""

@@ -19,6 +19,7 @@ from the match seed, which no observation carries.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from referee.games.base import ChanceStream, derive_seed
 from referee.games.gnadenlos import market as mk
@@ -143,11 +144,11 @@ def _deal_adventurers(state: GnadenlosState, obs: GnadenlosObservation, rng: ran
     rng.shuffle(state.adv_deck)
 
 
-VALUES = 5
+VALUES: Final = 5
 """IOU values are 0 to 4 (G-1): an identity's code is colour * VALUES + value,
 so codes ascend as identities do."""
-IDENTITIES: tuple[Iou, ...] = tuple((colour, value) for colour in range(4) for value in range(VALUES))
-_POOLS: dict[int, tuple[tuple[int, ...], ...]] = {}
+IDENTITIES: Final[tuple[Iou, ...]] = tuple((colour, value) for colour in range(4) for value in range(VALUES))
+_POOLS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 
 
 def _pools(n: int) -> tuple[tuple[int, ...], ...]:

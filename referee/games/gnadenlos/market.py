@@ -7,7 +7,9 @@ the last non-empty row.
 
 from __future__ import annotations
 
-EMPTY = -1
+from typing import Final
+
+EMPTY: Final = -1
 
 
 def place(rows: list[list[int]], card: int, columns: int) -> tuple[int, int]:

@@ -14,7 +14,7 @@ alone (stages.py maps one to the other).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final, TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
@@ -26,7 +26,7 @@ from referee.games.gnadenlos.stages import stage_of
 if TYPE_CHECKING:  # the state imports this module
     from referee.games.gnadenlos.state import GnadenlosState
 
-HIDDEN = "?"
+HIDDEN: Final = "?"
 """A market slot holding a card the seat does not know."""
 
 Slot = Iou | str | None

@@ -15,7 +15,7 @@ it to all seats, a private look adds one seat. Deck order is unknown to all.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from referee.games.base import (
     ChanceStream,
@@ -70,47 +70,47 @@ from referee.games.gnadenlos.variants import set_flags
 
 
 # Decision phases; None means the machine is running automatic steps.
-COMMIT = "commit"
-TAKE = "take"
-REFILL = "refill"
-BUY = "buy"
-BID = "bid"
-PICK = "pick"
-FINAL_BUY = "final_buy"
-BID_POSITION = "bid_position"
-ORDER = "order"
-OVER = "over"
+COMMIT: Final = "commit"
+TAKE: Final = "take"
+REFILL: Final = "refill"
+BUY: Final = "buy"
+BID: Final = "bid"
+PICK: Final = "pick"
+FINAL_BUY: Final = "final_buy"
+BID_POSITION: Final = "bid_position"
+ORDER: Final = "order"
+OVER: Final = "over"
 
-NO_COMMIT = -2
-OPTED_OUT = -1
-PASSED: tuple[int, ...] = ()
+NO_COMMIT: Final = -2
+OPTED_OUT: Final = -1
+PASSED: Final[tuple[int, ...]] = ()
 """A pass (G-6.3) is recorded as an empty bid."""
 
-PAY_ORDER: tuple[tuple[int, int], ...] = tuple((value, colour) for colour, value in IOUS)
+PAY_ORDER: Final[tuple[tuple[int, int], ...]] = tuple((value, colour) for colour, value in IOUS)
 """G-6.4: the order paid IOUs enter the market, by instance id: ascending
 value, equal values in seat order of their colours."""
 
-COMMITS: tuple[Commit, ...] = tuple(Commit(c) for c in range(NUM_ADVENTURERS))
-OPT_OUT = OptOut()
+COMMITS: Final[tuple[Commit, ...]] = tuple(Commit(c) for c in range(NUM_ADVENTURERS))
+OPT_OUT: Final = OptOut()
 """The commit decisions, built once: actions are frozen values, and the
 commit choices are listed for every holder at every event."""
 
-END_VULTURES = "vultures"
-END_UNDERTAKER = "undertaker"
-END_GOAL = "goal"
-END_SAFETY_VALVE = "safety_valve"
+END_VULTURES: Final = "vultures"
+END_UNDERTAKER: Final = "undertaker"
+END_GOAL: Final = "goal"
+END_SAFETY_VALVE: Final = "safety_valve"
 
 
-NOBODY: frozenset[Seat] = frozenset()
-BID_POSITIONS = (BidPosition(True), BidPosition(False))
+NOBODY: Final[frozenset[Seat]] = frozenset()
+BID_POSITIONS: Final = (BidPosition(True), BidPosition(False))
 
 
-CACHE_LIMIT = 1 << 16
+CACHE_LIMIT: Final = 1 << 16
 """Entries a bid cache holds before it starts afresh (a long simulation meets
 tens of thousands of hands; the values are shared Bid objects)."""
-_BIDS: dict[tuple[Iou, ...], Bid] = {}
-_EVERY_BID: dict[tuple[Iou, ...], tuple[tuple[Bid, ...], tuple[int, ...]]] = {}
-_BID_CHOICES: dict[int, tuple[Bid, ...]] = {}
+_BIDS: Final[dict[tuple[Iou, ...], Bid]] = {}
+_EVERY_BID: Final[dict[tuple[Iou, ...], tuple[tuple[Bid, ...], tuple[int, ...]]]] = {}
+_BID_CHOICES: Final[dict[int, tuple[Bid, ...]]] = {}
 """`bids_without` by (hand, used totals) as one integer (`GnadenlosState.bid_choices`)."""
 
 

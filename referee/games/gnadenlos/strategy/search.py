@@ -8,21 +8,21 @@ never the true state of the match.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from referee.games.base import Action, State
 from referee.games.gnadenlos.actions import Bid
 from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE
 from referee.games.gnadenlos.state import GnadenlosState
 
-from referee.games.gnadenlos.strategy.policy import bid_groups, decide
+from referee.games.gnadenlos.strategy.policy import bid_groups
+from referee.games.gnadenlos.strategy.rollout import rollout_choice
 from referee.games.gnadenlos.strategy.values import CARD_VALUE
-from referee.games.gnadenlos.strategy.view import view_from_state
 
-NUGGET_WEIGHT = 0.5
+NUGGET_WEIGHT: Final = 0.5
 """A spare nugget is worth about half a field: it buys one later (G-7.1), at
 most five a turn, and only breaks ties at the end (G-9.4)."""
-CARD_WEIGHT = 0.3
+CARD_WEIGHT: Final = 0.3
 """Adventurers in hand are future event winnings (G-5)."""
 
 
@@ -32,7 +32,7 @@ def heuristic_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: rand
         first: Action = legal[0]
         return first
     assert isinstance(state, GnadenlosState)
-    action: Action = decide(view_from_state(state, seat), legal)
+    action: Action = rollout_choice(state, seat, legal)
     return action
 
 
@@ -42,7 +42,7 @@ def candidates(state: State, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ..
     the one costing the seat least of its own colour is searched."""
     if not legal or not isinstance(legal[0], Bid):
         return legal
-    return tuple(group[0] for group in bid_groups(legal, seat))
+    return bid_groups(legal, seat).bids
 
 
 def evaluate(state: State) -> list[float]:

@@ -13,12 +13,14 @@ and a nugget are worth about the same.
 
 from __future__ import annotations
 
+from typing import Final
+
 from referee.games.gnadenlos.cards import ADVENTURERS, RATINGS
 
-KINDS = ("gold", "gun", "poker")
-KIND_WEIGHT = {"gold": 3.0, "gun": 2.0, "poker": 2.0}
+KINDS: Final = ("gold", "gun", "poker")
+KIND_WEIGHT: Final = {"gold": 3.0, "gun": 2.0, "poker": 2.0}
 """Weights in proportion to how often each rating is called (G-1 event deck)."""
-BASE_VALUE = 1.0
+BASE_VALUE: Final = 1.0
 """What any card is worth: a ticket to take part in events."""
 
 
@@ -31,19 +33,26 @@ def _percentiles(kind: str) -> tuple[float, ...]:
     )
 
 
-PERCENTILE: dict[str, tuple[float, ...]] = {kind: _percentiles(kind) for kind in KINDS}
+PERCENTILE: Final[dict[str, tuple[float, ...]]] = {kind: _percentiles(kind) for kind in KINDS}
 """Per kind, per adventurer id: the share of other adventurers it beats."""
 
-CARD_VALUE: tuple[float, ...] = tuple(
+CARD_VALUE: Final[tuple[float, ...]] = tuple(
     BASE_VALUE + sum(KIND_WEIGHT[k] * PERCENTILE[k][card] ** 2 for k in KINDS)
     for card in range(len(ADVENTURERS))
 )
 """The worth of holding each adventurer, in nugget equivalents (about 1.5 to 5)."""
 
 
+NEED: Final[tuple[float, ...]] = (1.6, 1.25, 1.0, 0.7)  # variable-length: mypyc (mypy 2.4) reads a Final fixed-length tuple of floats as never set
+"""How much a player holding 0, 1, 2, 3 or more adventurers needs another."""
+
+
 def unit_value(cards: tuple[int, ...], hand_size: int) -> float:
     """The worth of winning this auction unit (one card, or a pair in the
     advanced setup, G-2.6) for a player holding `hand_size` adventurers: the
     first cards matter most, since without one a player sits out every event."""
-    need = (1.6, 1.25, 1.0, 0.7)[min(hand_size, 3)]
-    return need * sum(CARD_VALUE[c] for c in cards)
+    worth = 0.0
+    for card in cards:
+        worth += CARD_VALUE[card]
+    return NEED[min(hand_size, 3)] * worth
+

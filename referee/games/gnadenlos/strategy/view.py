@@ -1,13 +1,10 @@
-"""What the heuristic reads about its seat's situation, from two sources.
+"""What the heuristic reads about its seat's situation.
 
 `view_from_observation` builds it from a `GnadenlosObservation` (G-10): this
 is what the heuristic bot uses when it plays, so it sees only its own
 information set; cards it does not know show as counts and hidden slots.
-
-`view_from_state` builds it from a full state. The MCTS bot uses it for its
-rollouts, where the state is a determinization it sampled from its own
-observation: every card of that imagined world may be read, and doing so is
-several times cheaper than projecting an observation at every rollout step.
+(The MCTS rollouts read a determinized state instead, with no view in
+between: rollout.py.)
 """
 
 from __future__ import annotations
@@ -15,9 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from referee.games.gnadenlos.cards import IOU_COLOUR, IOU_VALUE, IOU_VALUES, IOUS, NUM_ADVENTURERS, Iou
+from referee.games.gnadenlos.cards import IOU_VALUES, NUM_ADVENTURERS, Iou
 from referee.games.gnadenlos.observation import HIDDEN, GnadenlosObservation
-from referee.games.gnadenlos.state import GnadenlosState
 
 Slot = Iou | str | None
 """A market slot: None (empty), HIDDEN, or a known (colour, value)."""
@@ -26,8 +22,8 @@ Slot = Iou | str | None
 class SeatView:
     """One seat's picture of the table, as the heuristic needs it.
 
-    Written out rather than as a dataclass: a rollout builds one at every
-    step, and a dataclass's generated __init__ runs as Python even compiled.
+    Written out rather than as a dataclass: a dataclass's generated __init__
+    runs as Python even compiled.
     """
 
     __slots__ = (
@@ -84,7 +80,7 @@ class SeatView:
         self.iou_known = iou_known
         self.iou_unknown = iou_unknown
         self.market = market
-        """The market as this seat sees it (left empty in rollouts where no rule reads it)."""
+        """The market as this seat sees it."""
         self.filled = filled
         """How many market slots hold a card."""
         self.exposure = exposure
@@ -169,51 +165,3 @@ def _observed_exposure(obs: GnadenlosObservation, market: list[list[Slot]]) -> f
         return float(known_in_market)
     elsewhere = sum(h.unknown for s, h in enumerate(obs.iou_hands) if s != seat)
     return known_in_market + unseen_value * hidden_slots / (hidden_slots + elsewhere)
-
-
-def view_from_state(state: GnadenlosState, seat: int) -> SeatView:
-    """The view of `seat` in a full (determinized) state: every card is read
-    as it lies. For search rollouts only; the parts no rule of this decision
-    reads are left empty (the market grid outside take and refill, the IOU
-    hands outside bids), which halves the cost of a rollout step."""
-    n = state.n
-    phase = state.phase
-    market: list[list[Slot]] = []
-    exposure = filled = 0
-    if phase in ("take", "refill"):
-        market = [[None if c < 0 else (IOU_COLOUR[c], IOU_VALUE[c]) for c in row] for row in state.market]
-    if phase in ("take", "refill", "buy", "bid"):
-        for row in state.market:
-            for card in row:
-                if card >= 0:
-                    filled += 1
-                    if IOU_COLOUR[card] == seat:
-                        exposure += IOU_VALUE[card]
-    bidding = phase in ("bid", "bid_position")
-    hands = [[IOUS[c] for c in h] for h in state.iou_hands] if bidding else [[] for _ in range(n)]
-    return SeatView(
-        seat=seat,
-        n=n,
-        active=state.active,
-        phase=state.phase or "",
-        event=int(state.event),
-        fields=state.fields,
-        nuggets=state.nuggets,
-        vultures=state.vultures,
-        undertaker=state.undertaker,
-        hand=state.adv_hands[seat],
-        adv_known=state.adv_hands,
-        adv_unknown=[0] * n,
-        unseen_adventurers=(),
-        ious=hands[seat],
-        iou_known=hands,
-        iou_unknown=[0] * n,
-        market=market,
-        filled=filled,
-        exposure=float(exposure),
-        bid_totals=[None if b is None else (sum(IOU_VALUE[c] for c in b) if b else -1) for b in state.bids],
-        bid_sizes=[len(b or ()) for b in state.bids],
-        bid_order=state.bid_order,
-        units=state.units[:1] if state.ordered else state.units,
-        participants=state.participants,
-    )
