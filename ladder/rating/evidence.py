@@ -46,6 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -81,12 +82,12 @@ ROUNDING = 1e-9
 """A margin of 0.07 ends at 0.43000000000000005: the grid's 0.43 is its end."""
 
 
-
+@lru_cache(maxsize=8)
 def _grid_means(grid: int) -> npt.NDArray[np.float64]:
-    return np.arange(grid + 1) / grid
-
-
-_MEANS = _grid_means(GRID)
+    """The candidates j / grid (shared and read-only: every pair of a grid has the same)."""
+    means = np.arange(grid + 1) / grid
+    means.flags.writeable = False
+    return means
 
 
 def set_score(a: int, b: int, matches: Iterable[tuple[Sequence[int], Sequence[int]]]) -> float | None:
@@ -130,15 +131,19 @@ class PairEvidence:
     scores (ladder.rating.control_variate's lie in [-beta, 1 + beta]) whose
     mean is still in [0, 1]. The candidates stay in [0, 1]; each bet is
     capped so that no score of its range ruins a gambler."""
-    means: npt.NDArray[np.float64] = field(default_factory=lambda: _MEANS)
-    """The candidates, m = j / grid (set from `grid`)."""
 
     def __post_init__(self) -> None:
-        if len(self.means) != self.grid + 1:
-            self.means = _MEANS if self.grid == GRID else _grid_means(self.grid)
+        """New evidence: every gambler starts with log wealth 0, none ruled out."""
+        if self.grid < 2 or self.grid % 2:
+            raise ValueError(f"the grid must be even (1/2 a candidate), not {self.grid}")
         for name, kind in (("up", np.float64), ("down", np.float64), ("ruled_up", np.bool_), ("ruled_down", np.bool_)):
             if len(getattr(self, name)) == 0:
                 setattr(self, name, np.zeros(self.grid + 1, dtype=kind))
+
+    @property
+    def means(self) -> npt.NDArray[np.float64]:
+        """The candidates m = j / grid."""
+        return _grid_means(self.grid)
 
     @property
     def log_term(self) -> float:
@@ -199,7 +204,7 @@ class PairEvidence:
         return PairEvidence(self.alpha, self.grid, self.n, self.n - self.total, self.squares,
                             self.down[::-1].copy(), self.up[::-1].copy(), self.ruled_down[::-1].copy(),
                             self.ruled_up[::-1].copy(), [1 - x for x in self.scores], 1 - self.most,
-                            1 - self.least, self.means)
+                            1 - self.least)
 
 
 @dataclass(frozen=True)
