@@ -12,7 +12,7 @@ from ladder.rating.score_evidence import (SCORE_MARGIN, ScoreOutOfBounds, basis_
                                           score_pair_evidence)
 from ladder.rating.standings import pair_statuses, standings, to_json
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
-from ladder.reporting.render import versus_report
+from ladder.reporting.render import pairs_report, versus_report
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
@@ -96,6 +96,8 @@ def test_a_pair_that_splits_its_places_is_told_apart_by_its_chips(tmp_path: Path
         (shown,) = pair_statuses(store, "leduc", rows)
         assert (shown.basis, shown.verdict) == ("chips", pair.verdict)
         assert to_json(store, "leduc")["pairs"]["adjacent"][0]["basis"] == "chips"
+        stable = pairs_report(ladder.status, {a: "a", b: "b"}, 2).plain
+        assert stable.startswith("stable") and ("1 by chips put the lower row ahead" in stable) == (pair.upper == b)
 
 
 def test_versus_judges_the_chips_where_places_cannot(tmp_path: Path) -> None:

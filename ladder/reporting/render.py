@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED, PLACES
+from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED, PLACES, REVERSED
 from ladder.rating.game_figures import ROLE_TITLES, ROLES, pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.sprt import H0, H1, sets_to_decide
 from ladder.rating.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
@@ -165,7 +165,10 @@ def pairs_report(status: RunStatus, names: dict[int, str], set_size: float) -> T
     """The end of an --until-stable run: stable, or the unsettled pairs and
     roughly how many more matches each needs."""
     if status.stable:
-        return Text("stable: every adjacent pair is ordered or indistinguishable")
+        against = [p for p in status.pairs if p.verdict.kind == REVERSED]  # settled by a score (stopping.PairStatus)
+        return Text("stable: every adjacent pair is ordered or indistinguishable" + (
+            f"; {len(against)} by {against[0].basis} put the lower row ahead (the ratings rate places)"
+            if against else ""))
     text = Text(f"not stable: the budget of {status.budget} matches ran out; unsettled pairs:")
     for p in status.pairs:
         if p.settled:
