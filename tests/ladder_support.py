@@ -147,3 +147,41 @@ def install_bot(store: Store, folder: Path, name: str) -> int:
                              command=manifest.command, folder=str(relative), games=manifest.games,
                              variants=manifest.variants)
 
+
+
+@dataclass
+class ChipRunner(FakeRunner):
+    """Heads-up matches of hands scored in chips, as a Leduc match's summary
+    holds them (`scores`, `hands`): the deal's luck L gives seat 0
+    between `least_luck` and `most_luck` chips a hand on its side of the
+    set's sign (the same in every rotation: duplicate), and the seats
+    trade edge(seat 0) - edge(seat 1) chips a hand besides, with noise.
+    With least_luck above the edges, seat 0's holder wins the places of
+    every match: each bot wins one rotation of each set, and only the chips
+    tell the bots apart."""
+
+    edge: dict[int, float] = field(default_factory=dict)
+    least_luck: float = 4.0
+    most_luck: float = 6.0
+    noise: float = 2.0
+    """Chips per square-root hand of one match's noise (independent per match)."""
+    overstate: float = 1.0
+    """Multiplies the chips the summary reports: above the rules' bound it
+    stands for a record that no longer fits them."""
+
+    def play(self, task: MatchTask) -> PlayedMatch:
+        self.played.append(task)
+        hands = task.match_format["hands"]
+        deal = random.Random(task.set_id)
+        luck = deal.choice((-1, 1)) * deal.uniform(self.least_luck, self.most_luck) * hands
+        first, second = task.bot_ids
+        noise = random.Random(task.match_id).gauss(0.0, self.noise * hands ** 0.5)
+        chips = luck + (self.edge.get(first, 0.0) - self.edge.get(second, 0.0)) * hands + noise
+        scores = (self.overstate * chips, -self.overstate * chips)
+        ranks = (0, 1) if chips > 0 else (1, 0)
+        return PlayedMatch(
+            match_id=task.match_id, game=task.game, set_id=task.set_id, rotation=task.rotation, seed=task.seed,
+            variant=task.variant, bot_ids=task.bot_ids, ranks=ranks, forfeits=(None, None), strikes=(0, 0),
+            end_reason="hands_played", decisions=4 * hands, seconds=0.01, record=None,
+            summary={"hands": hands, "scores": list(scores)},
+        )

@@ -212,7 +212,7 @@ def test_a_ladder_stops_on_corrected_scores_only_where_they_were_measured_to_hel
         ids = add_bots(store, ["a", "b", "c"], game=game)
         runner = FakeRunner(strength=dict(zip(ids, [0.0, 0.6, 1.2])), luck=1.0)
         ladder = run(store, runner, game=game, matches=12, until_stable=True, sizes=(size,),
-                     duplicate=duplicate, seed=7)
+                     duplicate=duplicate, seed=7, by_score=False)  # Leduc's places, not its chips
         expected = (corrected_pair_evidence if corrects else pair_evidence)(store, game, DEFAULT_CONFIDENCE)
         assert bool(asked) == corrects
         assert ladder.status.pairs, "the run judged its pairs"
@@ -226,7 +226,7 @@ def test_versus_on_single_hands_tests_the_corrected_scores_in_their_range(tmp_pa
         ids = add_bots(store, ["new", "old"], game="leduc")
         runner = FakeRunner(strength=dict(zip(ids, [3.0, 0.0])), luck=1.0)
         ladder = run(store, runner, game="leduc", matches=8, versus=(ids[0], ids[1]), sprt=Sprt(margin=0.1),
-                     sizes=(2,), duplicate=False, seed=8)
+                     sizes=(2,), duplicate=False, seed=8, by_score=False)  # Leduc's places, not its chips
         versus = ladder.status.versus
         assert versus is not None and len(versus.scores) == 8
         held = corrected_pair_evidence(store, "leduc", DEFAULT_CONFIDENCE)[pair_key(ids[0], ids[1])]

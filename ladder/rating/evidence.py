@@ -46,9 +46,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
+
+PLACES = "places"
+"""What a pair's scores here are of (a game judged by its match score says
+its score's name instead: ladder.rating.score_evidence)."""
 
 ORDERED = "ordered"
 """The upper bot of the pair is better (the interval lies above 1/2)."""
@@ -76,8 +81,13 @@ MAX_PROJECTED_SETS = 100_000
 ROUNDING = 1e-9
 """A margin of 0.07 ends at 0.43000000000000005: the grid's 0.43 is its end."""
 
-_MEANS = np.arange(GRID + 1) / GRID
-_HALF = GRID // 2
+
+@lru_cache(maxsize=8)
+def _grid_means(grid: int) -> npt.NDArray[np.float64]:
+    """The candidates j / grid (shared and read-only: every pair of a grid has the same)."""
+    means = np.arange(grid + 1) / grid
+    means.flags.writeable = False
+    return means
 
 
 def set_score(a: int, b: int, matches: Iterable[tuple[Sequence[int], Sequence[int]]]) -> float | None:
@@ -96,21 +106,24 @@ def set_score(a: int, b: int, matches: Iterable[tuple[Sequence[int], Sequence[in
 class PairEvidence:
     """The running confidence sequence for mu of one pair, fed set by set.
 
-    `add` costs O(GRID): the ladder and the simulation update it as sets
+    `add` costs O(grid): the ladder and the simulation update it as sets
     finish. `up[j]` (`down[j]`) is the log wealth of the gambler against
     mu <= m_j (mu >= m_j); `ruled_up[j]` (`ruled_down[j]`) whether it ever
     reached log(2 / alpha)."""
 
     alpha: float
+    grid: int = GRID
+    """Candidates m = j / grid: a score mapped from a wide range (a chip
+    difference, ladder.rating.score_evidence) needs finer steps than 0.01."""
     n: int = 0
     total: float = 0.0
     """Sum of the scores."""
     squares: float = 0.0
     """Sum of (x_i - mu_hat_i)^2, for the plug-in variance."""
-    up: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(GRID + 1))
-    down: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(GRID + 1))
-    ruled_up: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
-    ruled_down: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(GRID + 1, dtype=bool))
+    up: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    down: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    ruled_up: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    ruled_down: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     scores: list[float] = field(default_factory=list)
     least: float = 0.0
     most: float = 1.0
@@ -118,6 +131,19 @@ class PairEvidence:
     scores (ladder.rating.control_variate's lie in [-beta, 1 + beta]) whose
     mean is still in [0, 1]. The candidates stay in [0, 1]; each bet is
     capped so that no score of its range ruins a gambler."""
+
+    def __post_init__(self) -> None:
+        """New evidence: every gambler starts with log wealth 0, none ruled out."""
+        if self.grid < 2 or self.grid % 2:
+            raise ValueError(f"the grid must be even (1/2 a candidate), not {self.grid}")
+        for name, kind in (("up", np.float64), ("down", np.float64), ("ruled_up", np.bool_), ("ruled_down", np.bool_)):
+            if len(getattr(self, name)) == 0:
+                setattr(self, name, np.zeros(self.grid + 1, dtype=kind))
+
+    @property
+    def means(self) -> npt.NDArray[np.float64]:
+        """The candidates m = j / grid."""
+        return _grid_means(self.grid)
 
     @property
     def log_term(self) -> float:
@@ -130,13 +156,13 @@ class PairEvidence:
         [least, most]; the evidence's range widens to hold them."""
         least, most = bounds or (self.least, self.most)
         self.least, self.most = min(self.least, least), max(self.most, most)
-        gap = self.mean_before - _MEANS
+        gap = self.mean_before - self.means
         bet = gap / (self.sd**2 + gap**2)
         with np.errstate(divide="ignore"):
-            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / (_MEANS - least))
-            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (most - _MEANS))
-        self.up += np.log1p(up_bet * (x - _MEANS))
-        self.down += np.log1p(-down_bet * (x - _MEANS))
+            up_bet = np.minimum(np.maximum(bet, 0.0), BET_CAP / (self.means - least))
+            down_bet = np.minimum(np.maximum(-bet, 0.0), BET_CAP / (most - self.means))
+        self.up += np.log1p(up_bet * (x - self.means))
+        self.down += np.log1p(-down_bet * (x - self.means))
         self.ruled_up |= self.up >= self.log_term
         self.ruled_down |= self.down >= self.log_term
         self.n += 1
@@ -154,13 +180,13 @@ class PairEvidence:
         """The largest m with every candidate up to it ruled out from below:
         mu > low (0 when none is)."""
         kept = np.flatnonzero(~self.ruled_up)
-        return float(_MEANS[kept[0] - 1]) if kept[0] > 0 else 0.0
+        return float(self.means[kept[0] - 1]) if kept[0] > 0 else 0.0
 
     @property
     def high(self) -> float:
         """The smallest m with every candidate from it up ruled out: mu < high."""
         kept = np.flatnonzero(~self.ruled_down)
-        return float(_MEANS[kept[-1] + 1]) if kept[-1] < GRID else 1.0
+        return float(self.means[kept[-1] + 1]) if kept[-1] < self.grid else 1.0
 
     @property
     def mean(self) -> float:
@@ -175,9 +201,10 @@ class PairEvidence:
         """The same evidence seen from the other bot (scores 1 - x): the
         gambler against mu <= m for 1 - x is the one against mu >= 1 - m for
         x, bet for bet, so the grids are mirrored."""
-        return PairEvidence(self.alpha, self.n, self.n - self.total, self.squares, self.down[::-1].copy(),
-                            self.up[::-1].copy(), self.ruled_down[::-1].copy(), self.ruled_up[::-1].copy(),
-                            [1 - x for x in self.scores], 1 - self.most, 1 - self.least)
+        return PairEvidence(self.alpha, self.grid, self.n, self.n - self.total, self.squares,
+                            self.down[::-1].copy(), self.up[::-1].copy(), self.ruled_down[::-1].copy(),
+                            self.ruled_up[::-1].copy(), [1 - x for x in self.scores], 1 - self.most,
+                            1 - self.least)
 
 
 @dataclass(frozen=True)
@@ -223,7 +250,7 @@ def _sets_to_rule_out(evidence: PairEvidence, j: int, side: int) -> float:
     ruled, wealth = (evidence.ruled_up, evidence.up) if side > 0 else (evidence.ruled_down, evidence.down)
     if ruled[j]:
         return 0.0
-    gap = side * (evidence.mean - _MEANS[j])
+    gap = side * (evidence.mean - evidence.means[j])
     if gap <= 0:
         return math.inf
     growth = gap**2 / (2 * (max(evidence.sd, 1e-3) ** 2 + gap**2))
@@ -235,10 +262,11 @@ def sets_to_settle(evidence: PairEvidence, margin: float) -> int:
     order (1/2 ruled out on the mean's side) or indistinguishable (both
     ends of the margin ruled out), at the current mean and spread. Ignores
     luck to come, so it is an estimate, not a promise."""
-    order = _sets_to_rule_out(evidence, _HALF, 1 if evidence.mean >= 0.5 else -1)
-    low_end = math.ceil((0.5 - margin - ROUNDING) * GRID)
-    high_end = math.floor((0.5 + margin + ROUNDING) * GRID)
-    equal = max(_sets_to_rule_out(evidence, max(low_end, 0), 1), _sets_to_rule_out(evidence, min(high_end, GRID), -1))
+    grid = evidence.grid
+    order = _sets_to_rule_out(evidence, grid // 2, 1 if evidence.mean >= 0.5 else -1)
+    low_end = math.ceil((0.5 - margin - ROUNDING) * grid)
+    high_end = math.floor((0.5 + margin + ROUNDING) * grid)
+    equal = max(_sets_to_rule_out(evidence, max(low_end, 0), 1), _sets_to_rule_out(evidence, min(high_end, grid), -1))
     more = min(order, equal)
     return MAX_PROJECTED_SETS + 1 if more > MAX_PROJECTED_SETS else max(1, math.ceil(more))
 
@@ -265,8 +293,10 @@ def collect(
 
 
 def verdict_for(
-    evidence: Mapping[tuple[int, int], PairEvidence], upper: int, lower: int, margin: float, alpha: float
+    evidence: Mapping[tuple[int, int], PairEvidence], upper: int, lower: int, margin: float, alpha: float,
+    grid: int | None = None,
 ) -> Verdict:
-    """The verdict on (upper, lower), with no evidence an open pair."""
-    found = evidence.get(pair_key(upper, lower), PairEvidence(alpha))
+    """The verdict on (upper, lower), with no evidence an open pair (its
+    candidates `grid`, by default the places')."""
+    found = evidence.get(pair_key(upper, lower), PairEvidence(alpha, grid=grid or GRID))
     return judge(found if upper < lower else found.flipped(), margin)

@@ -26,6 +26,7 @@ from ladder.deals.audit import chain_summaries
 from ladder.rating.evidence import PairEvidence, collect
 from ladder.rating.game_figures import pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
+from ladder.rating.score_evidence import basis_of, score_pair_evidence
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store.database import SeatRow, Store
 from ladder.store.rule_set_names import plays
@@ -147,9 +148,16 @@ def pair_statuses(
     store: Store, game: str, rows: Sequence[Standing], *, confidence: float = DEFAULT_CONFIDENCE,
     margin: float = DEFAULT_MARGIN, rule_set: str = "",
 ) -> list[PairStatus]:
-    """The verdict on each adjacent pair of the standings `rows`."""
-    evidence = pair_evidence(store, game, confidence, rule_set=rule_set)
-    return adjacent_pairs([r.bot_id for r in rows], evidence, confidence=confidence, margin=margin)
+    """The verdict on each adjacent pair of the standings `rows`: by the
+    game's match score where it has one (Leduc's chips), else by places
+    with `margin` (ladder.rating.score_evidence)."""
+    basis = basis_of(game, margin)
+    if basis.by_score:
+        evidence = score_pair_evidence(store, game, basis, confidence, rule_set=rule_set)
+    else:
+        evidence = pair_evidence(store, game, confidence, rule_set=rule_set)
+    return adjacent_pairs([r.bot_id for r in rows], evidence, confidence=confidence, margin=basis.margin,
+                          basis=basis.name)
 
 
 def head_to_head(store: Store, game: str, rule_set: str = "") -> dict[tuple[int, int], tuple[int, int]]:
@@ -194,7 +202,8 @@ def pairs_json(statuses: Sequence[PairStatus], rows: Sequence[Standing], sizes: 
     for p in statuses:
         v = p.verdict
         out.append({
-            "upper": names[p.upper], "lower": names[p.lower], "verdict": v.kind, "settled": p.settled,
+            "upper": names[p.upper], "lower": names[p.lower], "verdict": v.kind, "basis": p.basis,
+            "settled": p.settled,
             "shared_sets": v.sets, "upper_score": v.mean, "score_low": v.low, "score_high": v.high,
             "more_sets": v.more_sets,
             "more_matches": None if v.more_sets is None else round(v.more_sets * sizes),

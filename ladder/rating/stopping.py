@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ladder.rating.evidence import SETTLED, PairEvidence, Verdict, verdict_for
+from ladder.rating.evidence import PLACES, REVERSED, SETTLED, PairEvidence, Verdict, verdict_for
 
 DEFAULT_CONFIDENCE = 0.95
 DEFAULT_MARGIN = 0.1
@@ -32,18 +32,30 @@ class PairStatus:
     upper: int
     lower: int
     verdict: Verdict
+    basis: str = PLACES
+    """What the verdict judged: "places", or a game's match score ("chips",
+    ladder.rating.score_evidence)."""
 
     @property
     def settled(self) -> bool:
-        return self.verdict.kind in SETTLED
+        """Ordered or indistinguishable; by a score, reversed too: the
+        ratings rate places, which may never reorder what the score tells
+        (bots that split their places evenly but not their chips), so
+        playing on for them would spend the budget for nothing. The table
+        shows the pair reversed."""
+        return self.verdict.kind in SETTLED or (self.basis != PLACES and self.verdict.kind == REVERSED)
 
 
 def adjacent_pairs(
-    ranking: Sequence[int], evidence: Mapping[tuple[int, int], PairEvidence], *, confidence: float, margin: float
+    ranking: Sequence[int], evidence: Mapping[tuple[int, int], PairEvidence], *, confidence: float, margin: float,
+    basis: str = PLACES,
 ) -> list[PairStatus]:
-    """The verdict on each adjacent pair of `ranking` (bot ids, best first)."""
+    """The verdict on each adjacent pair of `ranking` (bot ids, best first),
+    from evidence of `basis` (places, or a score) on its own scale."""
     alpha = 1 - confidence
-    return [PairStatus(a, b, verdict_for(evidence, a, b, margin, alpha)) for a, b in zip(ranking, ranking[1:])]
+    grid = next(iter(evidence.values())).grid if evidence else None
+    return [PairStatus(a, b, verdict_for(evidence, a, b, margin, alpha, grid), basis)
+            for a, b in zip(ranking, ranking[1:])]
 
 
 def all_settled(pairs: Sequence[PairStatus]) -> bool:

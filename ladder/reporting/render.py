@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED
+from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED, PLACES, REVERSED
 from ladder.rating.game_figures import ROLE_TITLES, ROLES, pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.sprt import H0, H1, sets_to_decide
 from ladder.rating.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
@@ -54,13 +54,14 @@ def _verdict(pair: PairStatus | None, set_size: float) -> str:
     if pair is None:
         return ""
     v = pair.verdict
+    by = "" if pair.basis == PLACES else f" ({pair.basis})"  # judged by the game's match score
     if v.kind == ORDERED:
-        return "ordered"
+        return f"ordered{by}"
     if v.kind == INDISTINGUISHABLE:
-        return "≈ indisting."
+        return f"≈ indisting.{by}"
     if v.more_sets is None or v.more_sets > MAX_PROJECTED_SETS:
-        return f"{v.kind}, ≫"
-    return f"{v.kind}, ~{round(v.more_sets * set_size)}m"
+        return f"{v.kind}{by}, ≫"
+    return f"{v.kind}{by}, ~{round(v.more_sets * set_size)}m"
 
 
 COLUMNS = [
@@ -164,7 +165,10 @@ def pairs_report(status: RunStatus, names: dict[int, str], set_size: float) -> T
     """The end of an --until-stable run: stable, or the unsettled pairs and
     roughly how many more matches each needs."""
     if status.stable:
-        return Text("stable: every adjacent pair is ordered or indistinguishable")
+        against = [p for p in status.pairs if p.verdict.kind == REVERSED]  # settled by a score (stopping.PairStatus)
+        return Text("stable: every adjacent pair is ordered or indistinguishable" + (
+            f"; {len(against)} by {against[0].basis} put the lower row ahead (the ratings rate places)"
+            if against else ""))
     text = Text(f"not stable: the budget of {status.budget} matches ran out; unsettled pairs:")
     for p in status.pairs:
         if p.settled:
@@ -173,7 +177,8 @@ def pairs_report(status: RunStatus, names: dict[int, str], set_size: float) -> T
         more = ("far more than that" if v.more_sets is None or v.more_sets > MAX_PROJECTED_SETS
                 else f"about {v.more_sets} more shared sets (~{round(v.more_sets * set_size)} matches)")
         text.append(f"\n  {safe_line(names.get(p.upper, p.upper))} over {safe_line(names.get(p.lower, p.lower))}: "
-                    f"{v.kind} after {v.sets} shared sets (score {v.mean:.2f}, interval {v.low:.2f}-{v.high:.2f}); "
+                    f"{v.kind} after {v.sets} shared sets by {p.basis} (score {v.mean:.2f}, interval "
+                    f"{v.low:.2f}-{v.high:.2f}); "
                     f"needs {more}")
     return text
 
@@ -187,12 +192,16 @@ def versus_report(versus: Versus, names: dict[int, str], set_size: float) -> Tex
     if verdict == H1:
         head = f"{new} is better than {old} (H1 accepted)"
     elif verdict == H0:
-        head = f"{new} is not better than {old} by {sprt.margin:g} (H0 accepted)"
+        by = f"{sprt.margin:g}" if versus.basis == PLACES else f"{versus.margin:g} {versus.unit}"
+        head = f"{new} is not better than {old} by {by} (H0 accepted)"
     else:
         head = f"no verdict on {new} against {old}: the budget ran out"
+    scored = ("(1 = always ahead, ties half)" if versus.basis == PLACES else
+              f"by {versus.basis} (1/2 + the {versus.basis} difference per deal over twice its bound: "
+              f"{versus.rate or 0:+.1f} {versus.unit})")
     text = Text(
         f"{head}: {new} scored {versus.mean:.3f} against {old} over {len(versus.scores)} shared duplicate sets "
-        f"(1 = always ahead, ties half); log-likelihood ratio {versus.llr:.2f}, bounds {sprt.lower:.2f} and "
+        f"{scored}; log-likelihood ratio {versus.llr:.2f}, bounds {sprt.lower:.2f} and "
         f"{sprt.upper:.2f}; H0: score 0.5, H1: score {sprt.mu1:g}, alpha {sprt.alpha:g}, beta {sprt.beta:g}"
     )
     if verdict is None:

@@ -39,13 +39,14 @@ import random
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.rating.control_variate import corrected_pair_evidence, helps
-from ladder.rating.evidence import PairEvidence, pair_key
+from ladder.rating.evidence import PLACES, PairEvidence, pair_key
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import Sprt
+from ladder.rating.score_evidence import SCORE_MARGIN, Basis, basis_of, score_pair_evidence
 from ladder.rating.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.running.dispatch import Pool
@@ -88,6 +89,14 @@ class LadderConfig:
     where that was measured to need fewer matches (`helps`: single matches
     at two seats); elsewhere it gains nothing (docs/ladder.md, "Less luck
     per match")."""
+    by_score: bool = True
+    """Whether a game whose match is ranked by a score (Leduc's chips) has
+    its pairs judged by that score (ladder.rating.score_evidence); False
+    judges its places, as before the score was, to measure one beside the
+    other (docs/ladder.md, "Leduc poker")."""
+    score_margin: float = SCORE_MARGIN
+    """By a score: the margin of "indistinguishable" and the improvement
+    --versus's H1 claims, per 100 deals (10 chips per 100 hands)."""
     sizes: tuple[int, ...] = (3, 4)
     duplicate: bool = True
     variant: dict[str, str] = field(default_factory=dict)
@@ -144,6 +153,17 @@ class Versus:
     (corrected where the run corrects them: ladder.rating.control_variate)."""
     bounds: tuple[float, float] = (0.0, 1.0)
     """The scores' range (PairEvidence.least and most)."""
+    basis: str = PLACES
+    """What the scores judge: "places", or the game's match score ("chips":
+    each set's mean chip difference per hand, mapped to [0, 1] by
+    ladder.rating.score_evidence)."""
+    rate: float | None = None
+    """By a score: NEW's mean score won from OLD per 100 deals (chips per
+    100 hands), the mean told in the score's units."""
+    unit: str = ""
+    """By a score: the rate's unit ("chips per 100 hands")."""
+    margin: float | None = None
+    """By a score: the improvement H1 claims, in `unit`."""
 
     @property
     def llr(self) -> float:
@@ -260,7 +280,16 @@ class Ladder:
         roster = game_roster(self.store, self.config.game, self.config.variant, builtins=self.config.builtins)
         return ranking(self.skills, [b.bot_id for b in roster], initial_skill(self.env))
 
-    def _evidence(self) -> dict[tuple[int, int], PairEvidence]:
+    def basis(self) -> Basis:
+        """What the pairs are judged by: the game's match score where it has
+        one (Leduc's chips), else places (ladder.rating.score_evidence)."""
+        return basis_of(self.config.game, self.config.margin, by_score=self.config.by_score,
+                        score_margin=self.config.score_margin)
+
+    def _evidence(self, basis: Basis) -> dict[tuple[int, int], PairEvidence]:
+        if basis.by_score:  # the reference's correction is of places; a score needs none of it
+            return score_pair_evidence(self.store, self.config.game, basis, self.config.confidence,
+                                       rule_set=self.config.rule_set)
         if self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
             return corrected_pair_evidence(self.store, self.config.game, self.config.confidence,
                                            rule_set=self.config.rule_set)
@@ -273,16 +302,21 @@ class Ladder:
         more as its store grows."""
         if not self.config.until_stable and self.config.versus is None:
             return
-        evidence = self._evidence()
+        basis = self.basis()
+        evidence = self._evidence(basis)
         if self.config.versus is not None:
             new, old = self.config.versus
-            found = evidence.get(pair_key(new, old), PairEvidence(1 - self.config.confidence))
+            found = evidence.get(pair_key(new, old), basis.evidence(1 - self.config.confidence))
             seen = found if new < old else found.flipped()  # from NEW's side
-            self.status.versus = Versus(new, old, self.config.sprt, tuple(seen.scores), (seen.least, seen.most))
+            # by a score, H1 claims score_margin per 100 deals (10 chips per 100 hands), on the score's scale
+            sprt = replace(self.config.sprt, margin=basis.margin) if basis.by_score else self.config.sprt
+            rate = basis.rate(seen.mean) if basis.by_score and seen.n else None
+            self.status.versus = Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name, rate,
+                                       basis.unit, self.config.score_margin if basis.by_score else None)
             self.status.stable = self.status.versus.verdict is not None
             return
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
-                                           margin=self.config.margin)
+                                           margin=basis.margin, basis=basis.name)
         self.status.stable = len(self.status.pairs) >= 1 and all_settled(self.status.pairs)
 
     # -- planning -------------------------------------------------------------
