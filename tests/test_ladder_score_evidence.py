@@ -128,3 +128,20 @@ def test_an_even_pair_by_chips_is_indistinguishable_within_the_chip_margin(tmp_p
         basis = basis_of("leduc", DEFAULT_MARGIN)
         assert -50 - 1e-9 <= basis.rate(pair.verdict.low) and basis.rate(pair.verdict.high) <= 50 + 1e-9
         assert basis_of("leduc", DEFAULT_MARGIN).margin == pytest.approx(SCORE_MARGIN / 100 / 52)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("judge", "basis"), [([], "chips"), (["--judge-by", "places"], "places")])
+def test_the_command_judges_by_chips_unless_told_places(tmp_path: Path, judge: list[str], basis: str) -> None:
+    """`referee ladder --until-stable` on Leduc's built-ins judges its pairs
+    by chips, or by places when told: the unsettled pairs it names say which."""
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+    result = CliRunner().invoke(cli, ["ladder", "--game", "leduc", "--players", "2", "--hands", "3", "--until-stable",
+                                      "--matches", "4", "--workers", "1", "--seed", "1", "--db",
+                                      str(tmp_path / "ladder.sqlite"), *judge], catch_exceptions=False)
+    assert result.exit_code in (0, 3), result.output
+    verdicts = [line for line in result.output.splitlines() if "open" in line or "ordered" in line]
+    assert verdicts, result.output
+    assert any("(chips)" in line for line in verdicts) == (basis == "chips"), result.output

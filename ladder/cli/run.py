@@ -80,6 +80,9 @@ question was settled (docs/ladder.md)."""
               show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
 @click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
 @click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
+@click.option("--judge-by", type=click.Choice(["score", "places"]), default="score", show_default=True,
+              help="What --until-stable and --versus judge a pair by: its chips where the game's match is ranked "
+                   "by a score (Leduc), else places; `places` in every game (fewer matches for pairs far apart).")
 @click.option("--recompute", is_flag=True, help="Recompute ratings from the stored results, compare, and exit.")
 @click.option("--no-builtins", is_flag=True, help="Leave the built-in bots out: not registered, and those registered "
               "before do not play.")
@@ -96,7 +99,8 @@ question was settled (docs/ladder.md)."""
 @config_option(exposed=True)
 def ladder(matches: int | None, until_stable: bool, confidence: float, margin: float | None,
            versus: tuple[str, str] | None, alpha: float, beta: float, workers: int | None,
-           scheduler: str | None, move_time: float, players: str, no_duplicate: bool, recompute: bool, no_builtins: bool, seed: int | None,
+           scheduler: str | None, move_time: float, players: str, no_duplicate: bool, judge_by: str, recompute: bool,
+           no_builtins: bool, seed: int | None,
            variants: tuple[str, ...], hands: int | None, game: str, db_path: Path | None, web_port: int | None,
            ladder_file: LadderFile | None) -> None:
     """Run the ladder: schedule matches, rate them, show the standings."""
@@ -143,7 +147,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
         sprt = Sprt(margin or Sprt().margin, alpha, beta)
         config = LadderConfig(game=game, matches=budget, until_stable=until_stable, confidence=confidence,
                               margin=margin or DEFAULT_MARGIN, versus=pair, sprt=sprt,
-                              sizes=sizes, duplicate=not no_duplicate, variant=variant, seed=seed,
+                              sizes=sizes, duplicate=not no_duplicate, by_score=judge_by == "score",
+                              variant=variant, seed=seed,
                               builtins=not no_builtins, match_format=match_format)
         pool = held.enter_context(dask_pool(scheduler, move_time, workers, store.logs_dir,
                                             ladder_file.limits if ladder_file is not None else None))
@@ -162,7 +167,8 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
             except LadderError as exc:  # it may quote a failed match's detail, a bot's words
                 raise click.ClickException(safe_line(exc, MESSAGE_LIMIT)) from None
         rows = standings(store, game, rule_set=rule_set)
-        pairs = pair_statuses(store, game, rows, confidence=confidence, margin=config.margin, rule_set=rule_set)
+        pairs = pair_statuses(store, game, rows, confidence=confidence, margin=config.margin, rule_set=rule_set,
+                              by_score=config.by_score)
         console.print(standings_table(rows, heading(game, rule_set), pairs, width=console.width,
                                       set_size=mean_set_size(store, game, rule_set)))
         console.print(table_notes(confidence, config.margin))

@@ -146,12 +146,12 @@ def pair_evidence(store: Store, game: str, confidence: float, *,
 
 def pair_statuses(
     store: Store, game: str, rows: Sequence[Standing], *, confidence: float = DEFAULT_CONFIDENCE,
-    margin: float = DEFAULT_MARGIN, rule_set: str = "",
+    margin: float = DEFAULT_MARGIN, rule_set: str = "", by_score: bool = True,
 ) -> list[PairStatus]:
     """The verdict on each adjacent pair of the standings `rows`: by the
-    game's match score where it has one (Leduc's chips), else by places
-    with `margin` (ladder.rating.score_evidence)."""
-    basis = basis_of(game, margin)
+    game's match score where it has one and `by_score` (Leduc's chips), else
+    by places with `margin` (ladder.rating.score_evidence)."""
+    basis = basis_of(game, margin, by_score=by_score)
     if basis.by_score:
         evidence = score_pair_evidence(store, game, basis, confidence, rule_set=rule_set)
     else:
