@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from referee.games.base import (
+    JSON,
     ChanceStream,
     Event,
     EventLog,
@@ -538,7 +539,7 @@ class GnadenlosState(State):
         new.end_detail = self.end_detail
         return new
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         from referee.games.gnadenlos.serialize import state_to_json
 
         return state_to_json(self)

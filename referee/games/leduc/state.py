@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.games.base import Action, ChanceStream, Event, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys
+from referee.games.base import JSON, Action, ChanceStream, Event, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys
 from referee.games.leduc.actions import CALL, FOLD, MOVES, RAISE
 from referee.games.leduc.cards import deck_size, hand_strength
 from referee.games.leduc.config import ANTE, FIRST_PLAYER, MAX_PLAYERS, MAX_RAISES, RAISE_AMOUNTS, STARTING_CHIPS
@@ -192,7 +192,7 @@ class LeducState(State):
         twin.history = (self.history[0][:], self.history[1][:])
         return twin
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         from referee.games.leduc.serialize import state_to_json
 
         return state_to_json(self)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from referee.games.base import ChanceStream, Event, EventLog, Game, Outcome, Seat, State, derive_seed, ranks_from_keys
+from referee.games.base import JSON, ChanceStream, Event, EventLog, Game, Outcome, Seat, State, derive_seed, ranks_from_keys
 from referee.games.saboteur import maze
 from referee.games.scenario import fixed_shuffle, next_fixed
 from referee.games.saboteur.actions import (
@@ -446,7 +446,7 @@ class SaboteurState(State):
         new._legal = self._legal
         return new
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         from referee.games.saboteur.serialize import state_to_json
 
         return state_to_json(self)
