@@ -453,7 +453,16 @@ class Game:
         return self._determinize(observation, rng)
 
     @abc.abstractmethod
-    def _determinize(self, observation: Any, rng: random.Random) -> State: ...
+    def _determinize(self, observation: Observation, rng: random.Random) -> State:
+        """`determinize` once it has checked that `observation` is an
+        `observation_type`: a game narrows it to that class once, with
+        `typing.cast` (compiled, a checked cast).
+
+        Not a type parameter (`Game[O]` with `_determinize(observation: O)`):
+        a hook that takes an O makes a game contravariant in O, so a
+        `Game[LeducObservation]` would not be a `Game[Observation]`, and
+        every game the referee holds without knowing which (the registry's,
+        a match's, a seat's) would be a `Game[Any]` again."""
 
 
 def restore_state(game: str, obj: JSON) -> State:

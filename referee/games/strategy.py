@@ -16,19 +16,18 @@ import abc
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from referee.games.base import Action, Event, Observation, Seat, State
 
-RolloutPolicy = Callable[[State, Seat, tuple[Any, ...], random.Random], Any]
+RolloutPolicy = Callable[[State, Seat, tuple[Action, ...], random.Random], Action]
 """(state, seat, legal actions, rng) -> the action that seat plays in a rollout."""
 Evaluator = Callable[[State], Sequence[float]]
 """A score per seat for a non-final state; higher is better."""
 Estimator = Callable[[State], Sequence[float]]
 """An expected reward per seat (0..1, as from the final ranking) for a non-final state."""
-Candidates = Callable[[State, Seat, tuple[Any, ...]], tuple[Any, ...]]
+Candidates = Callable[[State, Seat, tuple[Action, ...]], tuple[Action, ...]]
 """(state, seat, legal actions) -> the subset worth searching (dominated ones dropped)."""
 Refiner = Callable[[State, Observation, random.Random], None]
 """Adjusts a fresh determinization in place, with what the searching bot

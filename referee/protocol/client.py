@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, final
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -55,7 +55,7 @@ the stream is cut (a crash) before it eats the referee's memory."""
 _CLOSE_WAIT = 1.0
 """Seconds `end_match` waits for the bot to close its side of the stream."""
 
-CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.enable_retries", 0),
     # If the first connect still races the bot's listen, retry within
     # milliseconds instead of gRPC's default 1 s initial backoff.
@@ -94,6 +94,7 @@ class BotInfo:
     tags (referee.games.rule_sets)."""
 
 
+@final  # `type(raw) is _Closed` then narrows both ways
 class _Closed:
     """Put on the answer queue by the reader when the stream ends."""
 
@@ -111,9 +112,9 @@ class _MatchStream:
     """One `Play` call: a queue of encoded requests out, a queue of raw answers in."""
 
     def __init__(self, play: grpc.StreamStreamMultiCallable, first: bytes, label: str) -> None:
-        self.requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.requests: queue.SimpleQueue[bytes | object] = queue.SimpleQueue()  # bytes, then _END
         self.requests.put(first)
-        self.answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.answers: queue.SimpleQueue[bytes | _Closed] = queue.SimpleQueue()
         self.asked: set[int] = set()
         self.held: list[bytes] = []
         """Encoded events for the next Decide (a bot that takes them there)."""

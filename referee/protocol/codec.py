@@ -22,7 +22,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
 
 from google.protobuf.message import Message
 
@@ -34,15 +33,26 @@ from botsdk.pb.tournament.v1 import tournament_pb2 as tpb
 
 @dataclass(frozen=True)
 class GameCodec:
-    """How one game's values travel: its oneof field and its message codecs."""
+    """How one game's values travel: its oneof field and its message codecs.
+
+    The codecs are its game's codec module's functions, each typed there
+    with its game's own classes (`encode_observation(obs: LeducObservation)`,
+    `decode_action(msg: leduc_pb2.Action)`); here they are held by the base
+    classes, as the referee holds a game it knows only by name. That is a
+    promise the envelope functions below keep: they hand a codec only its
+    game's values (the match plays one game) and only its game's messages
+    (`_game_field` checks the oneof). Messages are typed as protobuf's
+    `Message`, which mypy sees as untyped: the protobuf runtime ships no
+    type stubs.
+    """
 
     game: str
-    encode_observation: Callable[[Any], Message]
-    decode_observation: Callable[[Any], Observation]
+    encode_observation: Callable[[Observation], Message]
+    decode_observation: Callable[[Message], Observation]
     encode_action: Callable[[Action], Message]
-    decode_action: Callable[[Any], Action]
+    decode_action: Callable[[Message], Action]
     encode_event: Callable[[Event], Message]
-    decode_event: Callable[[Any, Seat], Event]
+    decode_event: Callable[[Message, Seat], Event]
 
     @classmethod
     def from_module(cls, game: str, module: ModuleType) -> "GameCodec":
@@ -86,7 +96,7 @@ def game_event(codec: GameCodec, event: Event) -> tpb.GameEvent:
     return tpb.GameEvent(**{codec.game: codec.encode_event(event)})
 
 
-def _game_field(message: Message, codec: GameCodec, what: str) -> Any:
+def _game_field(message: Message, codec: GameCodec, what: str) -> Message:
     """The game's message inside an envelope oneof. Raises InvalidActionError
     when the oneof holds another game's message or nothing."""
     if message.WhichOneof("game") != codec.game:

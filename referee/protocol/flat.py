@@ -9,12 +9,15 @@ a list of lists as one flat repeated field plus the size of each group
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TypeVar
 
 from referee.games.base import InvalidActionError
 
 
-def groups(flat: Sequence[Any], sizes: Iterable[int]) -> tuple[tuple[Any, ...], ...]:
+T = TypeVar("T")
+
+
+def groups(flat: Sequence[T], sizes: Iterable[int]) -> tuple[tuple[T, ...], ...]:
     """Split a flattened list of lists back into its groups. Raises
     InvalidActionError when the sizes do not add up to the flat list."""
     out = []

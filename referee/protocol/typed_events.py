@@ -12,24 +12,33 @@ game codec supplies that and nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from types import ModuleType
 from typing import Any, NamedTuple
+
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from referee.games.base import Event, InvalidActionError, Seat
 
-Convert = Callable[[Any], Any]
+Value = Any
+"""One field's value: in an event's data (JSON) or on the wire (what the
+generated message classes take and give: a number, a text, a message, a
+repeated container), untyped as the protobuf runtime ships no type stubs."""
+
+Convert = Callable[[Value], Value]
 Converters = tuple[Convert, Convert]
 """How one field's value goes to the wire and comes back into the data."""
 
 
-def same(value: Any) -> Any:
+def same(value: Value) -> Value:
     """A value that is written alike in the data and on the wire."""
     return value
 
 
-def each(convert: Convert) -> Callable[[Any], list[Any]]:
+def each(convert: Convert) -> Callable[[Value], list[Value]]:
     """`convert` applied to every value of a list (or a repeated field)."""
 
-    def convert_all(values: Any) -> list[Any]:
+    def convert_all(values: Value) -> list[Value]:
         return [convert(v) for v in values]
 
     return convert_all
@@ -60,11 +69,11 @@ class TypedEvents:
     empty). Secret single values have presence and travel with it.
     """
 
-    def __init__(self, package: str, module: Any, oneof: str,
-                 converters: Callable[[Any], Converters], secret_lists: Collection[tuple[str, str]]) -> None:
+    def __init__(self, package: str, module: ModuleType, oneof: str,
+                 converters: Callable[[FieldDescriptor], Converters], secret_lists: Collection[tuple[str, str]]) -> None:
         self.package = package
         self.oneof = oneof
-        self.types: dict[str, Any] = {
+        self.types: dict[str, type[Message]] = {
             field.name: getattr(module, field.message_type.name)
             for field in module.Event.DESCRIPTOR.oneofs_by_name[oneof].fields
         }
@@ -75,7 +84,7 @@ class TypedEvents:
             for kind, message in self.types.items()
         }
 
-    def body(self, event: Event) -> Any:
+    def body(self, event: Event) -> Message:
         """The typed message of `event`. Raises ValueError for a kind no seat
         receives (record-only) or a data key its message has no field for."""
         plan = self.plans.get(event.kind)
@@ -87,7 +96,7 @@ class TypedEvents:
             raise ValueError(f"{self.package} has no field for {sorted(set(data) - set(body))} of {event.kind!r}")
         return self.types[event.kind](**body)
 
-    def event(self, msg: Any, seat: Seat) -> Event:
+    def event(self, msg: Message, seat: Seat) -> Event:
         """The engine `Event` of the `Event` message `msg` received by `seat`.
         Raises InvalidActionError when no event is set."""
         kind = msg.WhichOneof(self.oneof)

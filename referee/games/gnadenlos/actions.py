@@ -8,9 +8,9 @@ row 0 is the row nearest the board, column c is die face c + 1 (G-3.1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from referee.games.base import Action, InvalidActionError
+from referee.games.base import JSON, Action, InvalidActionError
 from referee.games.gnadenlos.cards import Iou
 
 
@@ -23,7 +23,7 @@ class Commit(Action):
     def __str__(self) -> str:
         return f"commit {self.card}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "commit", "card": self.card}
 
 
@@ -34,7 +34,7 @@ class OptOut(Action):
     def __str__(self) -> str:
         return "opt-out"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "opt_out"}
 
 
@@ -48,7 +48,7 @@ class Take(Action):
     def __str__(self) -> str:
         return f"take {self.row} {self.col}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "take", "row": self.row, "col": self.col}
 
 
@@ -61,7 +61,7 @@ class Refill(Action):
     def __str__(self) -> str:
         return f"refill {self.col}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "refill", "col": self.col}
 
 
@@ -74,7 +74,7 @@ class Buy(Action):
     def __str__(self) -> str:
         return f"buy {self.steps}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "buy", "steps": self.steps}
 
 
@@ -87,7 +87,7 @@ class FinalBuy(Action):
     def __str__(self) -> str:
         return f"final-buy {self.steps}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "final_buy", "steps": self.steps}
 
 
@@ -104,7 +104,7 @@ class Bid(Action):
     def __str__(self) -> str:
         return "bid " + " ".join(f"{c}:{v}" for c, v in self.ious)
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "bid", "ious": [[c, v] for c, v in self.ious]}
 
 
@@ -117,7 +117,7 @@ class Pick(Action):
     def __str__(self) -> str:
         return "pick " + " ".join(map(str, self.cards))
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "pick", "cards": list(self.cards)}
 
 
@@ -131,7 +131,7 @@ class BidPosition(Action):
     def __str__(self) -> str:
         return f"bid-position {'first' if self.first else 'last'}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "bid_position", "first": self.first}
 
 
@@ -145,7 +145,7 @@ class Order(Action):
     def __str__(self) -> str:
         return f"order {self.card}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "order", "card": self.card}
 
 
@@ -199,7 +199,7 @@ def parse_action(text: str) -> GnadenlosAction:
     raise InvalidActionError(f"cannot parse action {text!r}")
 
 
-def action_from_json(obj: Any) -> GnadenlosAction:
+def action_from_json(obj: JSON) -> GnadenlosAction:
     """Decode `Action.to_json()` output. Raises InvalidActionError."""
     try:
         kind = obj["type"]

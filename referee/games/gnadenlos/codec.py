@@ -16,9 +16,12 @@ bots written against it read events as before.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from google.protobuf import struct_pb2
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.gnadenlos.actions import Bid, BidPosition, Buy, Commit, FinalBuy, OptOut, Order, Pick, Refill, Take
@@ -259,15 +262,15 @@ def decode_observation(msg: pb.Observation) -> GnadenlosObservation:
 
 # ------------------------------------------------------------------- events
 
-def _pair(message: Any) -> Converters:
+def _pair(message: type[Message]) -> Converters:
     """Converters between a two-field message (`Iou`, `Slot`) and the
     engine's [first, second] list."""
     first, second = (f.name for f in message.DESCRIPTOR.fields)
 
-    def to_wire(value: Any) -> Any:
+    def to_wire(value: list[int]) -> Message:
         return message(**{first: value[0], second: value[1]})
 
-    def from_wire(msg: Any) -> list[int]:
+    def from_wire(msg: Message) -> list[int]:
         return [getattr(msg, first), getattr(msg, second)]
 
     return to_wire, from_wire
@@ -278,11 +281,11 @@ def _commitments_to_wire(commitments: dict[str, int | None]) -> list[pb.Commitme
     return [pb.Commitment(seat=int(seat), card=card) for seat, card in commitments.items()]
 
 
-def _commitments_from_wire(commitments: Any) -> dict[str, int | None]:
+def _commitments_from_wire(commitments: Iterable[pb.Commitment]) -> dict[str, int | None]:
     return {str(c.seat): c.card if c.HasField("card") else None for c in commitments}
 
 
-def _converters(field: Any) -> Converters:
+def _converters(field: FieldDescriptor) -> Converters:
     """How an event field travels: IOUs and slots are [a, b] lists in the
     data, commitments a {seat: card} mapping, everything else a number,
     flag or text (a list of them if repeated)."""

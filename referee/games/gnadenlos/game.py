@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar, cast
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Event, Game
+from referee.games.base import JSON, Event, Game, Observation
 from referee.games.gnadenlos.actions import GnadenlosAction, action_from_json, parse_action
 from referee.games.gnadenlos.config import DEFAULT_CONFIG, RULES_VERSION, GnadenlosConfig
 from referee.games.gnadenlos.determinize import determinize
@@ -43,20 +43,20 @@ class Gnadenlos(Game):
             state.setup_with_events(seats, seed, options, self.config, events)
         return state
 
-    def state_from_json(self, obj: Any) -> GnadenlosState:
+    def state_from_json(self, obj: JSON) -> GnadenlosState:
         return state_from_json(obj, self.config)
 
-    def action_from_json(self, obj: Any) -> GnadenlosAction:
+    def action_from_json(self, obj: JSON) -> GnadenlosAction:
         return action_from_json(obj)
 
     def parse_action(self, text: str) -> GnadenlosAction:
         return parse_action(text)
 
-    def _observation_from_json(self, obj: Any) -> GnadenlosObservation:
+    def _observation_from_json(self, obj: JSON) -> GnadenlosObservation:
         return GnadenlosObservation.from_json(obj)
 
-    def _determinize(self, observation: GnadenlosObservation, rng: random.Random) -> GnadenlosState:
-        return determinize(observation, rng, self.config)
+    def _determinize(self, observation: Observation, rng: random.Random) -> GnadenlosState:
+        return determinize(cast(GnadenlosObservation, observation), rng, self.config)  # determinize checked its class
 
 
 GAME = Gnadenlos()

@@ -18,7 +18,7 @@ from typing import Any, Final, TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Observation, Seat, fields_reduce
+from referee.games.base import JSON, Observation, Seat, fields_reduce
 from referee.games.gnadenlos import market as mk
 from referee.games.gnadenlos.cards import Iou, iou
 from referee.games.gnadenlos.stages import stage_of
@@ -115,11 +115,11 @@ class GnadenlosObservation(Observation):
         """The seat's own IOUs as (colour, value)."""
         return self.iou_hands[self.seat].known
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return _jsonable(asdict(self))
 
     @classmethod
-    def from_json(cls, obj: Any) -> "GnadenlosObservation":
+    def from_json(cls, obj: JSON) -> "GnadenlosObservation":
         data = dict(obj)
         data["adv_hands"] = tuple(HandView(tuple(h["known"]), h["unknown"]) for h in obj["adv_hands"])
         data["iou_hands"] = tuple(

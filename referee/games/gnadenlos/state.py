@@ -15,9 +15,11 @@ it to all seats, a private look adds one seat. Deck order is unknown to all.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from referee.games.base import (
+    JSON,
+    Action,
     ChanceStream,
     Event,
     EventLog,
@@ -36,6 +38,7 @@ from referee.games.gnadenlos.actions import (
     Buy,
     Commit,
     FinalBuy,
+    GnadenlosAction,
     OptOut,
     Order,
     Pick,
@@ -374,7 +377,7 @@ class GnadenlosState(State):
             return self.final_order[self.final_pos]
         return self.active
 
-    def legal_actions(self, seat: Seat) -> tuple[Any, ...]:
+    def legal_actions(self, seat: Seat) -> tuple[GnadenlosAction, ...]:
         phase = self.phase
         if phase == COMMIT:
             return self.commit_choices(seat) if seat in self.deciding else ()
@@ -398,7 +401,7 @@ class GnadenlosState(State):
             return tuple([order(c) for c in self.order_choices()])
         raise AssertionError(phase)
 
-    def commit_choices(self, seat: Seat) -> tuple[Any, ...]:
+    def commit_choices(self, seat: Seat) -> tuple[Commit | OptOut, ...]:
         """G-5.4/G-5.10: what `seat` may commit to the current event (read by
         the flow and by the scenario checks, whoever is to act)."""
         hand = self.adv_hands[seat]
@@ -432,7 +435,7 @@ class GnadenlosState(State):
             _BID_CHOICES[key] = found
         return found
 
-    def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
+    def _apply(self, actions: Mapping[Seat, Action], record: bool) -> list[Event]:
         events: list[Event] = []
         self.log.events = events if record else None
         try:
@@ -447,24 +450,26 @@ class GnadenlosState(State):
             self.log.events = None
         return events
 
-    def _apply_decision(self, phase: str | None, seat: Seat, action: Any) -> None:
-        """One seat's decision, by the phase that asked it."""
+    def _apply_decision(self, phase: str | None, seat: Seat, action: Action) -> None:
+        """One seat's decision, by the phase that asked it: a legal action of
+        that phase (`apply` checked it, `apply_unchecked` trusts it), so of
+        the phase's class (a checked cast, compiled)."""
         if phase == BID:
-            self._apply_bid(seat, action)
+            self._apply_bid(seat, cast(Bid, action))
         elif phase == BUY:
-            self._apply_buy(seat, action)
+            self._apply_buy(seat, cast(Buy, action))
         elif phase == PICK:
-            self._apply_pick(seat, action)
+            self._apply_pick(seat, cast(Pick, action))
         elif phase == TAKE:
-            self._apply_take(seat, action)
+            self._apply_take(seat, cast(Take, action))
         elif phase == REFILL:
-            self._apply_refill(seat, action)
+            self._apply_refill(seat, cast(Refill, action))
         elif phase == FINAL_BUY:
-            self._apply_final_buy(seat, action)
+            self._apply_final_buy(seat, cast(FinalBuy, action))
         elif phase == BID_POSITION:
-            self._apply_bid_position(seat, action)
+            self._apply_bid_position(seat, cast(BidPosition, action))
         elif phase == ORDER:
-            self._apply_order(seat, action)
+            self._apply_order(seat, cast(Order, action))
         else:
             raise AssertionError(f"no decision is asked in phase {phase}")
 
@@ -538,7 +543,7 @@ class GnadenlosState(State):
         new.end_detail = self.end_detail
         return new
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         from referee.games.gnadenlos.serialize import state_to_json
 
         return state_to_json(self)
@@ -676,7 +681,7 @@ class GnadenlosState(State):
             return True
         return False
 
-    def _resolve_commits(self, choices: dict[Seat, Any]) -> None:
+    def _resolve_commits(self, choices: dict[Seat, Action]) -> None:
         """G-5.4 to G-5.10: reveal all commitments at once and run the event."""
         self.phase = None
         for seat in self.participants:
@@ -690,7 +695,7 @@ class GnadenlosState(State):
                 self._move(seat, -self.cfg.opt_out_penalty)
                 revealed[str(seat)] = None
             else:
-                card = choice.card
+                card = cast(Commit, choice).card  # a commit choice: legal, or the forced one
                 self.adv_hands[seat].remove(card)
                 self.adv_known[card] = self._all
                 self.commits[seat] = card

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from referee.games.base import Action, InvalidActionError
+from referee.games.base import JSON, Action, InvalidActionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class LeducAction(Action):
     def __str__(self) -> str:
         return self.name
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": self.name}
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -74,7 +74,7 @@ def parse_action(text: str) -> LeducAction:
     return move
 
 
-def action_from_json(obj: Any) -> LeducAction:
+def action_from_json(obj: JSON) -> LeducAction:
     """{"type": "fold" | "call" | "raise"}. Raises InvalidActionError."""
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str) or obj["type"] not in BY_NAME:
         raise InvalidActionError(f"not a Leduc poker action: {obj!r}; expected {{\"type\": \"fold\"|\"call\"|\"raise\"}}")

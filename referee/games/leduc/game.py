@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar, cast
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Event, Game
+from referee.games.base import JSON, Event, Game, Observation
 from referee.games.leduc.actions import LeducAction, action_from_json, parse_action
 from referee.games.leduc.config import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION
 from referee.games.leduc.determinize import determinize
@@ -32,20 +32,20 @@ class Leduc(Game):
     def _new_state(self, seats: int, seed: int, events: list[Event] | None) -> LeducState:
         return LeducState.deal(seats, seed, events)
 
-    def state_from_json(self, obj: Any) -> LeducState:
+    def state_from_json(self, obj: JSON) -> LeducState:
         return state_from_json(obj)
 
-    def action_from_json(self, obj: Any) -> LeducAction:
+    def action_from_json(self, obj: JSON) -> LeducAction:
         return action_from_json(obj)
 
     def parse_action(self, text: str) -> LeducAction:
         return parse_action(text)
 
-    def _observation_from_json(self, obj: Any) -> LeducObservation:
+    def _observation_from_json(self, obj: JSON) -> LeducObservation:
         return LeducObservation.from_json(obj)
 
-    def _determinize(self, observation: LeducObservation, rng: random.Random) -> LeducState:
-        return determinize(observation, rng)
+    def _determinize(self, observation: Observation, rng: random.Random) -> LeducState:
+        return determinize(cast(LeducObservation, observation), rng)  # determinize checked its class
 
 
 GAME = Leduc()

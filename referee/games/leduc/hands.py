@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
-from referee.games.base import Action, Event, Game, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys
+from referee.games.base import (
+    JSON, Action, Event, Game, Observation, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys,
+)
 from referee.games.leduc.actions import LeducAction, action_from_json, parse_action
 from referee.games.leduc.config import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION
 from referee.games.leduc.determinize import determinize
@@ -122,7 +124,7 @@ class LeducHandsState(State):
     def clone(self) -> "LeducHandsState":
         return LeducHandsState(self.players, self.seed, self.hands, self.number, self.hand.clone(), self.chips[:])
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         """The match so far: its hands, the current hand's number and state, the chips of the finished ones."""
         return {"game": "leduc", "rules_version": RULES_VERSION, "hands": self.hands, "seed": self.seed,
                 "hand": self.number, "chips": list(self.chips), "current": self.hand.to_json()}
@@ -131,7 +133,7 @@ class LeducHandsState(State):
         return _restore, (self.to_json(),)
 
 
-def _restore(obj: Any) -> LeducHandsState:
+def _restore(obj: JSON) -> LeducHandsState:
     return LeducHands(obj["hands"]).state_from_json(obj)
 
 
@@ -157,7 +159,7 @@ class LeducHands(Game):
     def _new_state(self, seats: int, seed: int, events: list[Event] | None) -> LeducHandsState:
         return LeducHandsState.start(seats, seed, self.hands, events)
 
-    def state_from_json(self, obj: Any) -> LeducHandsState:
+    def state_from_json(self, obj: JSON) -> LeducHandsState:
         """`LeducHandsState.to_json` back. Raises ValueError naming what is wrong."""
         if not isinstance(obj, dict) or not isinstance(obj.get("current"), dict):
             raise ValueError("a Leduc poker match state is an object with the \"current\" hand")
@@ -170,18 +172,18 @@ class LeducHands(Game):
         return LeducHandsState(hand.players, int(obj.get("seed", 0)), self.hands, number, hand,
                                [float(c) for c in chips])
 
-    def action_from_json(self, obj: Any) -> LeducAction:
+    def action_from_json(self, obj: JSON) -> LeducAction:
         return action_from_json(obj)
 
     def parse_action(self, text: str) -> LeducAction:
         return parse_action(text)
 
-    def _observation_from_json(self, obj: Any) -> LeducObservation:
+    def _observation_from_json(self, obj: JSON) -> LeducObservation:
         return LeducObservation.from_json(obj)
 
-    def _determinize(self, observation: LeducObservation, rng: random.Random) -> LeducState:
+    def _determinize(self, observation: Observation, rng: random.Random) -> LeducState:
         """The current hand's: the hands before it are over and the ones after it not dealt."""
-        return determinize(observation, rng)
+        return determinize(cast(LeducObservation, observation), rng)  # determinize checked its class
 
 
 MATCH_FORMAT = MatchFormat(parameter="hands", default=100, score="chips", per=100, game=LeducHands)

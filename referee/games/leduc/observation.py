@@ -19,7 +19,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Observation, Seat, fields_reduce
+from referee.games.base import JSON, Observation, Seat, fields_reduce
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ class LeducObservation(Observation):
     returns: tuple[float, ...]
     """Each seat's chips at the end minus its chips at the start (L-5.5); empty until the end."""
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {
             "seat": self.seat,
             "num_seats": self.num_seats,
@@ -88,7 +88,7 @@ class LeducObservation(Observation):
         }
 
     @classmethod
-    def from_json(cls, obj: Any) -> "LeducObservation":
+    def from_json(cls, obj: JSON) -> "LeducObservation":
         """Raises KeyError, TypeError or ValueError for malformed JSON."""
         first, second = obj["history"]
         public = obj["public_card"]

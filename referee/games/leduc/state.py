@@ -21,10 +21,12 @@ seat, a deck card to nobody.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import cast
 
-from referee.games.base import Action, ChanceStream, Event, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys
-from referee.games.leduc.actions import CALL, FOLD, MOVES, RAISE
+from referee.games.base import (
+    JSON, Action, ChanceStream, Event, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys,
+)
+from referee.games.leduc.actions import CALL, FOLD, MOVES, RAISE, LeducAction
 from referee.games.leduc.cards import deck_size, hand_strength
 from referee.games.leduc.config import ANTE, FIRST_PLAYER, MAX_PLAYERS, MAX_RAISES, RAISE_AMOUNTS, STARTING_CHIPS
 from referee.games.leduc.observation import Bet, LeducObservation
@@ -115,7 +117,7 @@ class LeducState(State):
 
     def _apply(self, actions: Mapping[Seat, Action], record: bool) -> list[Event]:
         seat = self.current
-        move: Any = actions[seat]  # a LeducAction: `apply` checked it is legal, `apply_unchecked` trusts it
+        move = cast(LeducAction, actions[seat])  # `apply` checked it is legal, `apply_unchecked` trusts it
         events: list[Event] = []
         self.history[self.round - 1].append(BETS[seat][move.code])
         if move is CALL:
@@ -192,7 +194,7 @@ class LeducState(State):
         twin.history = (self.history[0][:], self.history[1][:])
         return twin
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         from referee.games.leduc.serialize import state_to_json
 
         return state_to_json(self)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.games.base import Action, InvalidActionError
+from referee.games.base import JSON, Action, InvalidActionError
 from referee.games.saboteur.cards import ACTION, KIND_INDEX, KINDS, PATH, TOOLS
 
 
@@ -35,7 +35,7 @@ class PlacePath(Action):
     def __str__(self) -> str:
         return f"place {self.card} {self.x} {self.y}" + (" turned" if self.turned else "")
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "place", "card": self.card, "x": self.x, "y": self.y, "turned": self.turned}
 
 
@@ -53,7 +53,7 @@ class BreakTool(Action):
     def __str__(self) -> str:
         return f"break {self.tool} {self.target}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "break", "tool": self.tool, "target": self.target}
 
 
@@ -68,7 +68,7 @@ class Repair(Action):
     def __str__(self) -> str:
         return f"repair {self.card} {self.target} {self.tool}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "repair", "card": self.card, "target": self.target, "tool": self.tool}
 
 
@@ -84,7 +84,7 @@ class Rockfall(Action):
     def __str__(self) -> str:
         return f"rockfall {self.x} {self.y}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "rockfall", "x": self.x, "y": self.y}
 
 
@@ -100,7 +100,7 @@ class Map(Action):
     def __str__(self) -> str:
         return f"map {self.x} {self.y}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "map", "x": self.x, "y": self.y}
 
 
@@ -113,7 +113,7 @@ class Discard(Action):
     def __str__(self) -> str:
         return f"discard {self.card}"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "discard", "card": self.card}
 
 
@@ -124,7 +124,7 @@ class Pass(Action):
     def __str__(self) -> str:
         return "pass"
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {"type": "pass"}
 
 
@@ -191,7 +191,7 @@ def parse_action(text: str) -> SaboteurAction:
     raise _bad(text)
 
 
-def action_from_json(obj: Any) -> SaboteurAction:
+def action_from_json(obj: JSON) -> SaboteurAction:
     """Decode `Action.to_json()` output. Raises InvalidActionError."""
     if not isinstance(obj, dict):
         raise _bad(obj)

@@ -17,7 +17,9 @@ from the generated descriptor, so the schema is the one place that names them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
+
+from google.protobuf.descriptor import FieldDescriptor
 
 from referee.games.base import Action, Event, InvalidActionError, Seat
 from referee.games.saboteur.actions import PASS, BreakTool, Discard, Map, Pass, PlacePath, Repair, Rockfall
@@ -179,7 +181,11 @@ _GOALS: dict[bytes, GoalView] = {}
 _NUGGETS: dict[tuple[tuple[int, ...], int], NuggetView] = {}
 
 
-def _interned(cache: dict[Any, Any], key: Any, make: Callable[..., Any], *args: Any) -> Any:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _interned(cache: dict[K, V], key: K, make: Callable[..., V], *args: object) -> V:
     """`make(*args)`, built once per `key` in a process-wide cache.
 
     The maze grows by one card a turn and goals and nugget piles change a
@@ -200,7 +206,7 @@ def _new_placed(x: int, y: int, code: int, turned: bool) -> PlacedCard:
 
 
 def _placed(x: int, y: int, code: int, turned: bool) -> PlacedCard:
-    return _interned(_PLACED, (x, y, code, turned), _new_placed, x, y, code, turned)  # type: ignore[no-any-return]
+    return _interned(_PLACED, (x, y, code, turned), _new_placed, x, y, code, turned)
 
 
 def _maze(msg: pb.Observation) -> tuple[PlacedCard, ...]:
@@ -216,11 +222,11 @@ def _new_goal(msg: pb.Goal) -> GoalView:
 
 def _goal(msg: pb.Goal) -> GoalView:
     # Keyed by the goal's bytes: serialising it costs less than reading its fields.
-    return _interned(_GOALS, msg.SerializeToString(), _new_goal, msg)  # type: ignore[no-any-return]
+    return _interned(_GOALS, msg.SerializeToString(), _new_goal, msg)
 
 
 def _nugget_view(known: tuple[int, ...], unknown: int) -> NuggetView:
-    return _interned(_NUGGETS, (known, unknown), NuggetView, known, unknown)  # type: ignore[no-any-return]
+    return _interned(_NUGGETS, (known, unknown), NuggetView, known, unknown)
 
 
 def _known_card(code: int) -> str:
@@ -278,7 +284,7 @@ def decode_observation(msg: pb.Observation) -> SaboteurObservation:
 
 # ------------------------------------------------------------------- events
 
-def _converters(field: Any) -> Converters:
+def _converters(field: FieldDescriptor) -> Converters:
     """How an event field travels: card and tool enums are named in the
     data, everything else is a number, flag or text (a list if repeated)."""
     enum = field.enum_type.name if field.enum_type is not None else None

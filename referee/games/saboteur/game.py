@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar, cast
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Event, Game
+from referee.games.base import JSON, Event, Game, Observation
 from referee.games.saboteur.actions import SaboteurAction, action_from_json, parse_action
 from referee.games.saboteur.config import DEFAULT_CONFIG, RULES_VERSION, SaboteurConfig
 from referee.games.saboteur.determinize import determinize
@@ -42,20 +42,20 @@ class Saboteur(Game):
             state.setup_with_events(seats, seed, options, self.config, events)
         return state
 
-    def state_from_json(self, obj: Any) -> SaboteurState:
+    def state_from_json(self, obj: JSON) -> SaboteurState:
         return state_from_json(obj, self.config)
 
-    def action_from_json(self, obj: Any) -> SaboteurAction:
+    def action_from_json(self, obj: JSON) -> SaboteurAction:
         return action_from_json(obj)
 
     def parse_action(self, text: str) -> SaboteurAction:
         return parse_action(text)
 
-    def _observation_from_json(self, obj: Any) -> SaboteurObservation:
+    def _observation_from_json(self, obj: JSON) -> SaboteurObservation:
         return SaboteurObservation.from_json(obj)
 
-    def _determinize(self, observation: SaboteurObservation, rng: random.Random) -> SaboteurState:
-        return determinize(observation, rng, self.config)
+    def _determinize(self, observation: Observation, rng: random.Random) -> SaboteurState:
+        return determinize(cast(SaboteurObservation, observation), rng, self.config)  # determinize checked its class
 
 
 GAME = Saboteur()

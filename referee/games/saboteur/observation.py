@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from referee.games.base import Observation, Seat, fields_reduce
+from referee.games.base import JSON, Observation, Seat, fields_reduce
 from referee.games.saboteur.cards import CARD_KIND, FAMILY, NAME, PATH, VALUE, START
 
 if TYPE_CHECKING:  # the state imports this module
@@ -117,7 +117,7 @@ class SaboteurObservation(Observation):
     supply: int
     results: tuple[RoundResult, ...]
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         return {
             "seat": self.seat,
             "num_seats": self.num_seats,
@@ -155,7 +155,7 @@ class SaboteurObservation(Observation):
         }
 
     @classmethod
-    def from_json(cls, obj: Any) -> "SaboteurObservation":
+    def from_json(cls, obj: JSON) -> "SaboteurObservation":
         return cls(
             seat=int(obj["seat"]),
             num_seats=int(obj["num_seats"]),

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from referee.games.base import ChanceStream, Event, EventLog, Game, Outcome, Seat, State, derive_seed, ranks_from_keys
+from referee.games.base import (
+    JSON, Action, ChanceStream, Event, EventLog, Game, Outcome, Seat, State, derive_seed, ranks_from_keys,
+)
 from referee.games.saboteur import maze
 from referee.games.scenario import fixed_shuffle, next_fixed
 from referee.games.saboteur.actions import (
@@ -210,7 +212,7 @@ class SaboteurState(State):
         """Per path card kind, its placements in `_slots` (shared by clones, like `_slots`)."""
         self._rockfalls: tuple[Rockfall, ...] | None = None
         """Rockfall actions (every path card on the table), until the maze changes."""
-        self._legal: tuple[Any, ...] | None = None
+        self._legal: tuple[SaboteurAction, ...] | None = None
         """The active seat's legal actions, until the next action (apply checks them)."""
         self.log = EventLog(0)
         """Records the events of the step being applied (base.EventLog)."""
@@ -324,7 +326,7 @@ class SaboteurState(State):
     def is_terminal(self) -> bool:
         return self.over
 
-    def legal_actions(self, seat: Seat) -> tuple[Any, ...]:
+    def legal_actions(self, seat: Seat) -> tuple[SaboteurAction, ...]:
         """S-3.1, S-4, S-5: ordered by card kind (as in cards.KINDS), then
         target; the discards of each kind come last."""
         if self.over or seat != self.active:
@@ -333,12 +335,12 @@ class SaboteurState(State):
             self._legal = self._generate_actions(seat)
         return self._legal
 
-    def _generate_actions(self, seat: Seat) -> tuple[Any, ...]:
+    def _generate_actions(self, seat: Seat) -> tuple[SaboteurAction, ...]:
         hand = self.hands[seat]
         if not hand:
             return (PASS,)
         kinds = sorted({CARD_KIND[c] for c in hand})
-        actions: list[Any] = []
+        actions: list[SaboteurAction] = []
         for k in kinds:
             if _IS_PATH[k]:
                 if not self.broken[seat]:  # S-4.4
@@ -361,7 +363,7 @@ class SaboteurState(State):
         actions.extend([_DISCARDS[k] for k in kinds])
         return tuple(actions)
 
-    def _path_actions(self, k: int, out: list[Any]) -> None:
+    def _path_actions(self, k: int, out: list[SaboteurAction]) -> None:
         """S-4.1 to S-4.3: every fitting, connected cell and orientation.
 
         A card with open edges `e` fits a slot when `e & fixed == required`
@@ -381,7 +383,7 @@ class SaboteurState(State):
                 paths.extend(fits[k])
         out.extend(paths)
 
-    def _apply(self, actions: Mapping[Seat, Any], record: bool) -> list[Event]:
+    def _apply(self, actions: Mapping[Seat, Action], record: bool) -> list[Event]:
         events: list[Event] = []
         self.log.events = events if record else None
         try:
@@ -446,7 +448,7 @@ class SaboteurState(State):
         new._legal = self._legal
         return new
 
-    def to_json(self) -> Any:
+    def to_json(self) -> JSON:
         from referee.games.saboteur.serialize import state_to_json
 
         return state_to_json(self)
@@ -468,7 +470,7 @@ class SaboteurState(State):
                 return
             self._turn(self.active, legal[0])
 
-    def _turn(self, seat: Seat, action: SaboteurAction) -> None:
+    def _turn(self, seat: Seat, action: Action) -> None:
         """S-3: one action, then a draw; S-6.1: the round may end."""
         self.turn += 1
         self._legal = None

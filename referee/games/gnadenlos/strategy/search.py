@@ -8,7 +8,7 @@ never the true state of the match.
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from referee.games.base import Action, State
 from referee.games.gnadenlos.actions import Bid
@@ -26,17 +26,16 @@ CARD_WEIGHT: Final = 0.3
 """Adventurers in hand are future event winnings (G-5)."""
 
 
-def heuristic_rollout(state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Action:
+def heuristic_rollout(state: State, seat: int, legal: tuple[Action, ...], rng: random.Random) -> Action:
     """The heuristic's choice for `seat` in a determinized state."""
     if len(legal) == 1:
-        first: Action = legal[0]
-        return first
+        return legal[0]
     assert isinstance(state, GnadenlosState)
     action: Action = rollout_choice(state, seat, legal)
     return action
 
 
-def candidates(state: State, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]:
+def candidates(state: State, seat: int, legal: tuple[Action, ...]) -> tuple[Action, ...]:
     """Bids of equal total and card count are alike (G-6.2: only the total
     ranks a bid; the count decides how fast the market fills, G-8.1), so only
     the one costing the seat least of its own colour is searched."""

@@ -10,7 +10,6 @@ card in that imagined world.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from referee.games.base import Action, State
 from referee.games.leduc.cards import rank

@@ -17,9 +17,8 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from referee.games.base import Observation, State
+from referee.games.base import Action, Observation, State
 from referee.games.saboteur.actions import BreakTool, Map
 from referee.games.saboteur.cards import GOLD_CARD, SABOTEUR, SABOTEUR_CARDS, VALUE
 from referee.games.saboteur.config import DEFAULT_CONFIG
@@ -52,15 +51,16 @@ class SaboteurPlayout:
     def __init__(self) -> None:
         self.suspicion: Sequence[float] = ()
 
-    def __call__(self, state: State, seat: int, legal: tuple[Any, ...], rng: random.Random) -> Any:
+    def __call__(self, state: State, seat: int, legal: tuple[Action, ...], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         assert isinstance(state, SaboteurState)
         suspicion = self.suspicion if len(self.suspicion) == state.n else [0.0] * state.n
-        return policy.decide(view_from_state(state, seat, suspicion), legal)
+        action: Action = policy.decide(view_from_state(state, seat, suspicion), legal)
+        return action
 
 
-def candidates(state: State, seat: int, legal: tuple[Any, ...]) -> tuple[Any, ...]:
+def candidates(state: State, seat: int, legal: tuple[Action, ...]) -> tuple[Action, ...]:
     """Drop what is never better than a discard: breaking one's own tool
     (S-5.1 allows it) and a map on a goal the seat already knows (S-5.4)."""
     assert isinstance(state, SaboteurState)
