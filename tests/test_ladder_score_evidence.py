@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, REVERSED, pair_key
-from ladder.rating.score_evidence import (SCORE_MARGIN, ScoreOutOfBounds, basis_of, leduc_bound, set_score,
+from ladder.rating.score_evidence import (SCORE_MARGIN, ScoreOutOfBounds, basis_of, set_score,
                                           score_pair_evidence)
 from ladder.rating.standings import pair_statuses, standings, to_json
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
@@ -18,6 +18,7 @@ from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import ChipRunner, add_bots, open_store
 from referee.games import load_game
+from referee.games.leduc.hands import hand_swing
 
 EDGE = 0.5
 """a's edge over b in chips a hand: a wins 2 x EDGE a hand from b, 100 chips per 100 hands."""
@@ -32,7 +33,7 @@ def run(store: Store, runner: ChipRunner, **config: object) -> Ladder:
 def test_the_bound_is_the_rules_largest_heads_up_swing_reached_by_the_engine() -> None:
     """L-3.5: two raises a round, of 2 then 4, all called, and a showdown:
     each seat has put in 13 chips (L-2.1's ante and the raises), so one
-    wins 13 and the other loses 13: a difference of 26 = leduc_bound(2)."""
+    wins 13 and the other loses 13: a difference of 26 = hand_swing(2)."""
     game = load_game("leduc")
     for seed in range(40):  # a deal without a tie at the showdown (L-5.3 would split the pot)
         state = game.new_state(2, seed)
@@ -43,8 +44,8 @@ def test_the_bound_is_the_rules_largest_heads_up_swing_reached_by_the_engine() -
         returns = state.returns  # type: ignore[attr-defined]
         if returns[0] != returns[1]:
             assert sorted(returns) == [-13, 13]
-            assert abs(returns[0] - returns[1]) == leduc_bound(2) == 26
-            assert leduc_bound(3) == 39
+            assert abs(returns[0] - returns[1]) == hand_swing(2) == 26
+            assert hand_swing(3) == 39
             return
     pytest.fail("no deal of 40 ended without a tie")
 

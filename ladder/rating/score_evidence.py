@@ -11,8 +11,8 @@ set's matches where both sat, divided by those hands.
 
 The always-valid evidence needs a score in a range known before the set is
 played: d lies within +-B per hand, B the largest difference two seats'
-chips can have after one hand (`leduc_bound`, from rules L-2.1, L-3.3,
-L-3.5 and L-5.1 to L-5.3), so the score fed to the evidence is
+chips can have after one hand (the match format's `swing`: for Leduc
+`hand_swing`, from rules L-2.1, L-3.3, L-3.5 and L-5.1 to L-5.3), so the score fed to the evidence is
 
     x = 1/2 + d / (2 B)   in [0, 1],
 
@@ -49,8 +49,7 @@ from typing import Any
 
 from ladder.rating.evidence import PLACES, PairEvidence
 from ladder.store.database import Store
-from referee.games.leduc.config import ANTE, MAX_RAISES, MIN_PLAYERS, RAISE_AMOUNTS
-from referee.games.plugin import match_format_of
+from referee.games.plugin import load_game, match_format_of
 
 SCORE_MARGIN = 10.0
 """Indistinguishable, by a score: the pair's mean differs by less than this
@@ -70,27 +69,6 @@ class ScoreOutOfBounds(ValueError):
     declared with: refused, as the evidence would lose its guarantee."""
 
 
-def leduc_bound(seats: int) -> float:
-    """The largest difference between two seats' chips after one Leduc hand
-    at a table of `seats`.
-
-    A seat puts in at most ANTE + MAX_RAISES x (first + second raise) =
-    1 + 2 x 2 + 2 x 4 = 13 chips (L-2.1 ante; L-3.5: at most two raises a
-    round, of 2 in round 1 and 4 in round 2; a call only matches the
-    stakes, L-3.3). Seat a's return less seat b's is largest when a takes
-    the whole pot (L-5.1, L-5.2; a split, L-5.3, gives less): the pot less
-    a's own chips plus b's, the others' chips and b's counted twice:
-    13 (seats - 2) + 2 x 13 = 13 seats. Heads-up: 26, reached when both
-    raise twice in each round and a wins the showdown (+13 against -13)."""
-    most_in = ANTE + MAX_RAISES * sum(RAISE_AMOUNTS)
-    return float(most_in * seats)
-
-
-DEAL_BOUNDS: dict[str, Callable[[int], float]] = {"leduc": leduc_bound}
-"""Game name -> the largest score difference of two seats in one deal, by
-table size: the games whose match score the evidence judges."""
-
-
 @dataclass(frozen=True)
 class Basis:
     """What a game's pairs are judged by, and the numbers that go with it."""
@@ -108,6 +86,8 @@ class Basis:
     """Deals a score rate is given per (100 hands)."""
     unit: str = ""
     """A rate's unit in the tables' words: "chips per 100 hands"."""
+    seats: int = 2
+    """The game's smallest table, whose bound scales a rate (heads-up)."""
 
     @property
     def by_score(self) -> bool:
@@ -117,7 +97,7 @@ class Basis:
         """A heads-up evidence score x as the score won per `per` deals
         (chips per 100 hands): (x - 1/2) 2 B per."""
         assert self.bound is not None
-        return (x - 0.5) * 2 * self.bound(MIN_PLAYERS) * self.per
+        return (x - 0.5) * 2 * self.bound(self.seats) * self.per
 
     def evidence(self, alpha: float) -> PairEvidence:
         """An empty confidence sequence of this basis."""
@@ -130,13 +110,13 @@ def basis_of(game: str, margin: float, *, by_score: bool = True, score_margin: f
     with `score_margin` per `per` deals (10 chips per 100 hands); else by
     places with `margin` (the ladder's --margin)."""
     declared = match_format_of(game)
-    bound = DEAL_BOUNDS.get(game)
-    if declared is None or bound is None or not by_score:
+    if declared is None or not by_score:
         return Basis(PLACES, margin, PairEvidence(1.0).grid)
-    heads_up = bound(MIN_PLAYERS)
-    grid = 2 * math.ceil(heads_up * declared.per / SCORE_STEP)
-    return Basis(declared.score, score_margin / declared.per / (2 * heads_up), grid, bound, declared.per,
-                 f"{declared.score} per {declared.per} {declared.parameter}")
+    seats = load_game(game).min_seats
+    smallest = declared.swing(seats)
+    grid = 2 * math.ceil(smallest * declared.per / SCORE_STEP)
+    return Basis(declared.score, score_margin / declared.per / (2 * smallest), grid, declared.swing, declared.per,
+                 f"{declared.score} per {declared.per} {declared.parameter}", seats)
 
 
 ScoredMatch = tuple[Sequence[int], Sequence[float], int]

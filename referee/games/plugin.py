@@ -191,6 +191,11 @@ class MatchFormat:
     game: Callable[[int], Game]
     """The rules of a match of so many deals: a `Game` whose `match_format()`
     names them."""
+    swing: Callable[[int], float]
+    """The largest difference two seats' scores can have after one deal, by
+    table size (Leduc: 13 chips a seat, rules L-2.1, L-3.5, L-5): the bound
+    that lets the ladder judge a pair by its score with always-valid
+    evidence (ladder.rating.score_evidence)."""
 
 
 def match_format_of(name: str) -> MatchFormat | None:

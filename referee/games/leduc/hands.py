@@ -36,7 +36,7 @@ from referee.games.base import (
     JSON, Action, Event, Game, Observation, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys,
 )
 from referee.games.leduc.actions import LeducAction, action_from_json, parse_action
-from referee.games.leduc.config import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION
+from referee.games.leduc.config import ANTE, MAX_PLAYERS, MAX_RAISES, MIN_PLAYERS, RAISE_AMOUNTS, RULES_VERSION
 from referee.games.leduc.determinize import determinize
 from referee.games.leduc.observation import LeducObservation
 from referee.games.leduc.serialize import state_from_json as hand_from_json
@@ -186,5 +186,22 @@ class LeducHands(Game):
         return determinize(cast(LeducObservation, observation), rng)  # determinize checked its class
 
 
-MATCH_FORMAT = MatchFormat(parameter="hands", default=100, score="chips", per=100, game=LeducHands)
+def hand_swing(seats: int) -> float:
+    """The largest difference between two seats' chips after one hand at a
+    table of `seats`.
+
+    A seat puts in at most ANTE + MAX_RAISES x (first + second raise) =
+    1 + 2 x 2 + 2 x 4 = 13 chips (L-2.1 ante; L-3.5: at most two raises a
+    round, of 2 in round 1 and 4 in round 2; a call only matches the
+    stakes, L-3.3). Seat a's return less seat b's is largest when a takes
+    the whole pot (L-5.1, L-5.2; a split, L-5.3, gives less): the pot less
+    a's own chips plus b's, the others' chips and b's counted twice:
+    13 (seats - 2) + 2 x 13 = 13 seats. Heads-up: 26, reached when both
+    raise twice in each round and a wins the showdown (+13 against -13)."""
+    most_in = ANTE + MAX_RAISES * sum(RAISE_AMOUNTS)
+    return float(most_in * seats)
+
+
+MATCH_FORMAT = MatchFormat(parameter="hands", default=100, score="chips", per=100, game=LeducHands,
+                           swing=hand_swing)
 """L-7: a match of 100 hands by default, ranked by chips, shown per 100 hands."""
