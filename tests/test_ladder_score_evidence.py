@@ -146,3 +146,7 @@ def test_the_command_judges_by_chips_unless_told_places(tmp_path: Path, judge: l
     verdicts = [line for line in result.output.splitlines() if "open" in line or "ordered" in line]
     assert verdicts, result.output
     assert any("(chips)" in line for line in verdicts) == (basis == "chips"), result.output
+    words = " ".join(result.output.split())
+    assert "chips/100" in words, "the ladder ends with the chips table, as `referee table` does"
+    legend = "≈ indisting. = their chips per 100 hands within ± 10" if basis == "chips" else "within 0.5 ± 0.1"
+    assert legend in words, result.output

@@ -36,7 +36,8 @@ from ladder.rating.standings import mean_set_size, pair_statuses, standings
 from ladder.rating.stopping import DEFAULT_MARGIN
 from ladder.reporting.console import make_console
 from ladder.reporting.progress import ProgressLines
-from ladder.reporting.render import LiveView, pairs_report, standings_table, table_notes, versus_report
+from ladder.reporting.render import (LiveView, game_figures_table, pairs_report, standings_table, table_notes,
+                                     versus_report)
 from ladder.scheduling.scheduler import Ladder, LadderConfig, LadderError, game_roster, seatable
 from ladder.scheduling.scheduler import recompute as do_recompute
 from ladder.service.live import LiveServer
@@ -171,7 +172,10 @@ def ladder(matches: int | None, until_stable: bool, confidence: float, margin: f
                               by_score=config.by_score)
         console.print(standings_table(rows, heading(game, rule_set), pairs, width=console.width,
                                       set_size=mean_set_size(store, game, rule_set)))
-        console.print(table_notes(confidence, config.margin))
+        console.print(table_notes(confidence, config.margin, runner.basis()))
+        figures = game_figures_table(store, game, rows, rule_set)  # chips per 100 hands, Saboteur's roles
+        if figures is not None:
+            console.print(figures)
         sizes_played = ", ".join(f"{n}-player: {k}" for n, k in sorted(status.sizes.items())) or "none"
         console.print(f"played {status.played} matches ({sizes_played}); {status.failed} failures (a match that "
                       f"fails for a reason not a bot's own is retried and never rated); records in "

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from ladder.rating.evidence import INDISTINGUISHABLE, MAX_PROJECTED_SETS, ORDERED, PLACES, REVERSED
 from ladder.rating.game_figures import ROLE_TITLES, ROLES, pair_score_rates, rests_on, role_records, score_rates
+from ladder.rating.score_evidence import Basis
 from ladder.rating.sprt import H0, H1, sets_to_decide
 from ladder.rating.standings import Standing, head_to_head, mean_set_size, seat_shares, standings
 from ladder.rating.stopping import PairStatus
@@ -148,15 +149,18 @@ def _bots(bots: Sequence[BotRow], columns: Sequence[str]) -> Table:
     return table
 
 
-def table_notes(confidence: float, margin: float) -> Text:
+def table_notes(confidence: float, margin: float, basis: Basis | None = None) -> Text:
     """The legend under a standings table: what its columns and their
-    abbreviations mean (`referee table` and the end of `referee ladder`)."""
+    abbreviations mean (`referee table` and the end of `referee ladder`);
+    `basis`: what the pairs are judged by, where not places (Leduc's chips)."""
+    within = (f"their score within 0.5 ± {margin:g}" if basis is None or not basis.by_score else
+              f"their {basis.unit} within ± {basis.rate(0.5 + basis.margin):g}")
     return Text(
         "μ−3σ: the conservative rating the rows are sorted by (99.7% sure the skill is at least this). "
         "avg pl: mean place, 1 = first. strikes: t timeout, i illegal, m malformed, c crashed (? stored before "
         "reasons were). forf: matches forfeited. vs next: the verdict on this row and the next, from their shared "
-        f"duplicate sets at {confidence:.0%}: ordered = better than the next row; ≈ indisting. = their score "
-        f"within 0.5 ± {margin:g}; open, ~Nm = not settled yet, about N more matches together would settle it "
+        f"duplicate sets at {confidence:.0%}: ordered = better than the next row; ≈ indisting. = {within}"
+        "; open, ~Nm = not settled yet, about N more matches together would settle it "
         "(≫: far more); reversed = their shared sets put the next row ahead. A dim bot is a retired version."
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from ladder.rating.score_evidence import basis_of
 from ladder.rating.standings import pair_statuses, standings
 from ladder.reporting.render import (
     game_figures_table,
@@ -34,7 +35,7 @@ def print_table(store: Store, console: Console, game: str, *, h2h: bool, seats: 
     pairs = pair_statuses(store, game, rows, confidence=confidence, margin=margin, rule_set=rule_set)
     console.print(standings_table(rows, f"{heading(game, rule_set)}: {store.match_count(game, rule_set)} matches",
                                   pairs, width=console.width))
-    console.print(table_notes(confidence, margin))
+    console.print(table_notes(confidence, margin, basis_of(game, margin)))
     figures = game_figures_table(store, game, rows, rule_set)
     if figures is not None:
         console.print(figures)
