@@ -146,6 +146,10 @@ def test_a_table_is_opened_only_by_a_token_holder_from_the_page(service: Service
     assert status == 409 and "not 12" in text
     status, text = service.open_table(service.tokens["bob"], ["random"], 2)
     assert status == 409 and "choose 0 to 1" in text
+    client = service.client("/play/table")  # a body past the limit is refused unread
+    huge = json.dumps({"token": service.tokens["bob"], "bots": ["random"], "seat": 0, "pad": "x" * 4096}).encode()
+    status, _, text = client.request("POST", "", huge, {"Origin": client.origin, "Content-Type": "application/json"})
+    assert status == 413 and "at most" in text
 
 
 def test_one_table_per_token_and_a_few_at_once(service: Service) -> None:

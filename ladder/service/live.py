@@ -42,7 +42,7 @@ from ladder.reporting.report_page import NO_RECORD, SAFE_ID, WITHHELD, match_vie
 from ladder.service.events import CLOSED, Broadcaster
 from ladder.service.tables import PLAY, PersonTables
 from ladder.store.database import Store, StoreError
-from referee.web.seat_server import BODY_LIMIT, send_reply, text_reply
+from referee.web.seat_server import read_body, send_reply
 
 POLL_SECONDS = 0.5
 """How often an open event stream looks for new matches (or whether the server stops)."""
@@ -180,15 +180,8 @@ class LiveHandler(BaseHTTPRequestHandler):
         return True
 
     def do_POST(self) -> None:
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            length = -1
-        if not 0 <= length <= BODY_LIMIT:
-            self.close_connection = True
-            send_reply(self, text_reply(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"at most {BODY_LIMIT} bytes"))
-            return
-        if not self._tables("POST", self.rfile.read(length)):
+        body = read_body(self)
+        if body is not None and not self._tables("POST", body):
             self._send(HTTPStatus.NOT_FOUND, "text/plain", "not found\n")
 
     def do_GET(self) -> None:

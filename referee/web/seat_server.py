@@ -480,19 +480,28 @@ class _Handler(BaseHTTPRequestHandler):
         self._reply(self.server.pages.handle("GET", self.path, dict(self.headers.items()), b"", self.server.origins))
 
     def do_POST(self) -> None:
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            length = -1
-        if not 0 <= length <= BODY_LIMIT:
-            self.close_connection = True
-            self._reply(text_reply(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"an answer is at most {BODY_LIMIT} bytes"))
-            return
-        body = self.rfile.read(length)
-        self._reply(self.server.pages.handle("POST", self.path, dict(self.headers.items()), body, self.server.origins))
+        body = read_body(self)
+        if body is not None:
+            self._reply(self.server.pages.handle("POST", self.path, dict(self.headers.items()), body,
+                                                 self.server.origins))
 
     def _reply(self, reply: Reply) -> None:
         send_reply(self, reply)
+
+
+def read_body(handler: BaseHTTPRequestHandler) -> bytes | None:
+    """A POST's body, at most BODY_LIMIT bytes as its Content-Length says;
+    None after refusing a larger or malformed length (413, the connection
+    closed: the rest of such a body is never read)."""
+    try:
+        length = int(handler.headers.get("Content-Length", "0"))
+    except ValueError:
+        length = -1
+    if not 0 <= length <= BODY_LIMIT:
+        handler.close_connection = True
+        send_reply(handler, text_reply(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"an answer is at most {BODY_LIMIT} bytes"))
+        return None
+    return handler.rfile.read(length)
 
 
 def send_reply(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
