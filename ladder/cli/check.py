@@ -16,12 +16,12 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ladder.cli.options import DEFAULT_MOVE_TIME, MIN_MOVE_TIME, variant_tags
+from ladder.cli.options import move_time_option, submission_limit_options, variant_tags
 from ladder.intake.check import DECISIONS, ERROR, OK, SEED, CheckOptions, CheckReport
 from ladder.intake.check import check as run_check
-from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.intake.copying import MIB, Limits
 from referee.cli.variants import variant_option
-from referee.durations import DURATION, Duration, format_duration
+from referee.durations import DURATION
 from referee.sandbox import capabilities
 
 EXIT_WOULD_FAIL = 1
@@ -37,8 +37,7 @@ _MARKS = {OK: ("ok", "green"), "warning": ("warning", "yellow"), ERROR: ("FAIL",
                    "game its handshake names), as submit takes it.")
 @variant_option("A variant to check besides the base rules, NAME=VALUE (repeatable; default: its bot.toml's "
                 "variants, else every variant its handshake declares), as submit takes it.")
-@click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
-              show_default=True, help="Time per decision the answers are judged by, the ladder's (2s, 250ms).")
+@move_time_option("Time per decision the answers are judged by, the ladder's (2s, 250ms).")
 @click.option("--startup-timeout", type=DURATION, default="10s", show_default=True,
               help="Time the bot gets to start and answer the handshake (10s, 500ms).")
 @click.option("--decisions", type=click.IntRange(min=1), default=DECISIONS, show_default=True,
@@ -46,12 +45,7 @@ _MARKS = {OK: ("ok", "green"), "warning": ("warning", "yellow"), ERROR: ("FAIL",
 @click.option("--seed", type=int, default=SEED, show_default=True, help="Seed of the matches' deals.")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the bot's output here [default: a temporary folder, kept only if the check fails].")
-@click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
-              help="The submission limit on the bot's MiB of files.")
-@click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
-              help="The submission limit on its files and folders.")
-@click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
-              help="The submission limit on how deep its folders nest.")
+@submission_limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 def check(path: Path, games: tuple[str, ...], variants: tuple[str, ...], move_time: float, startup_timeout: float, decisions: int,
           seed: int, log_dir: Path | None, max_mib: int, max_files: int, max_depth: int, as_json: bool) -> None:

@@ -1,7 +1,8 @@
 """What the ladder's commands share: their common options and helpers.
 
---db, --game, --config, --confidence and --margin, and the defaults they
-share; the store opened with its failures as one error line; --players and
+--db, --game, --config, --confidence, --margin, --move-time, --players,
+--no-duplicate and a submission's limits (--max-mib, --max-files,
+--max-depth), and the defaults they share; the store opened with its failures as one error line; --players and
 --variant read as the games allow. Every command's module imports it, so
 it imports nothing heavy (no gRPC, no Dask).
 """
@@ -15,8 +16,10 @@ from pathlib import Path
 import click
 
 from ladder.cli.config_file import ConfigError, LadderFile, read_config
+from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB
 from ladder.store.database import Store, StoreError, default_db_path
 from referee.cli.variants import read_variant
+from referee.durations import Duration, format_duration
 from referee.games import game_names, load_game
 from referee.games.rule_sets import parse_options
 
@@ -59,6 +62,34 @@ margin_option = click.option(
          "is shown within 0.5 ± this (default 0.1); with --versus, the improvement H1 claims (default 0.05).",
 )
 
+Decorator = Callable[[Callable[..., None]], Callable[..., None]]
+
+
+def move_time_option(help: str = "Time per decision, the referee's deadline (2s, 250ms).") -> Decorator:
+    """--move-time as every ladder command takes it (at least MIN_MOVE_TIME)."""
+    return click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME),
+                        default=format_duration(DEFAULT_MOVE_TIME), show_default=True, help=help)
+
+
+players_option = click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
+no_duplicate_option = click.option("--no-duplicate", is_flag=True,
+                                   help="One match per table instead of one per seat rotation.")
+
+
+def submission_limit_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--max-mib, --max-files and --max-depth: what a submitted bot's files may hold."""
+    for option in (
+        click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
+                     help="Refuse a bot whose folders nest deeper than this."),
+        click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
+                     help="Refuse a bot of more files and folders than this."),
+        click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
+                     help="Refuse a bot whose files hold more MiB than this (and an upload past it)."),
+    ):
+        command = option(command)
+    return command
+
+
 def _read_config(ctx: click.Context, param: click.Parameter, path: Path | None) -> LadderFile | None:
     """Read --config first (it is eager): its keys become the defaults of
     the command's options, so a flag given on the command line wins."""
@@ -73,7 +104,7 @@ def _read_config(ctx: click.Context, param: click.Parameter, path: Path | None) 
     return found
 
 
-def config_option(*, exposed: bool) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def config_option(*, exposed: bool) -> Decorator:
     """--config FILE: the ladder described once (ladder/cli/config_file.py,
     docs/ladder.md); with `exposed` the command also gets the read file
     (parameter `ladder_file`) for what has no flag, the bots' limits."""

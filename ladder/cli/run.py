@@ -17,16 +17,17 @@ import click
 
 from ladder.cli.config_file import LadderFile
 from ladder.cli.options import (
-    DEFAULT_MOVE_TIME,
-    MIN_MOVE_TIME,
     confidence_option,
     config_option,
     db_option,
     game_option,
     margin_option,
+    move_time_option,
+    no_duplicate_option,
     open_store,
     parse_players,
     parse_variant,
+    players_option,
 )
 from ladder.cli.pool import check_cluster_options, dask_pool, scheduler_option, workers_option
 from ladder.deals.audit import chain_reveals
@@ -46,7 +47,6 @@ from ladder.store.rule_set_names import heading, plays, rule_set_of
 from ladder.tournament.commitment import load as load_tournament
 from referee.games.plugin import match_game
 from referee.cli.variants import variant_option
-from referee.durations import Duration, format_duration
 from referee.sandbox import capabilities
 from referee.untrusted import MESSAGE_LIMIT, safe_line
 
@@ -77,10 +77,9 @@ question was settled (docs/ladder.md)."""
               help="--versus: how often it may miss an improvement of --margin.")
 @workers_option
 @scheduler_option
-@click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
-              show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
-@click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
-@click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
+@move_time_option()
+@players_option
+@no_duplicate_option
 @click.option("--judge-by", type=click.Choice(["score", "places"]), default="score", show_default=True,
               help="What --until-stable and --versus judge a pair by: its chips where the game's match is ranked "
                    "by a score (Leduc), else places; `places` in every game (fewer matches for pairs far apart).")

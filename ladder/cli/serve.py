@@ -22,17 +22,19 @@ import click
 
 from ladder.cli.config_file import LadderFile
 from ladder.cli.options import (
-    DEFAULT_MOVE_TIME,
-    MIN_MOVE_TIME,
     config_option,
     db_option,
     game_option,
+    move_time_option,
+    no_duplicate_option,
     open_store,
     parse_players,
     parse_variant,
+    players_option,
+    submission_limit_options,
 )
 from ladder.cli.pool import check_cluster_options, scheduler_option, workers_option
-from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.intake.copying import MIB, Limits
 from ladder.intake.roster import register_builtins
 from ladder.running.cluster import ClusterError, open_pool
 from ladder.scheduling.scheduler import LadderConfig
@@ -75,22 +77,16 @@ QUOTAS = Quotas()
               help="The certificate's private key (PEM).")
 @scheduler_option
 @workers_option
-@click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
-              show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
-@click.option("--players", default="3-4", show_default=True, help="Table size, or a range like 3-4.")
-@click.option("--no-duplicate", is_flag=True, help="One match per table instead of one per seat rotation.")
+@move_time_option()
+@players_option
+@no_duplicate_option
 @click.option("--no-builtins", is_flag=True, help="Leave the built-in bots out: not registered, and those registered "
               "before do not play.")
 @click.option("--seed", type=int, default=None, help="Seed of the matchmaking (tables and deals).")
 @click.option("--variant", "variants", multiple=True, metavar="NAME=VALUE",
               help="Play this rule set's ladder, NAME=VALUE (repeatable; default: the base rules): it seats only the "
                    "bots that declare it and is rated apart; the API and the live page show it unless asked for another.")
-@click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
-              help="Refuse a submitted bot whose files hold more MiB than this (and an upload past it).")
-@click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
-              help="Refuse a submitted bot of more files and folders than this.")
-@click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
-              help="Refuse a submitted bot whose folders nest deeper than this.")
+@submission_limit_options
 @click.option("--max-names-per-token", type=click.IntRange(min=1), default=DEFAULT_MAX_NAMES, show_default=True,
               help="Bot names one submitter's token may hold.")
 @click.option("--submits-per-hour", type=click.FloatRange(min=0.01), default=QUOTAS.submits.per_second * 3600,

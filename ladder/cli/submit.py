@@ -11,9 +11,9 @@ from pathlib import Path
 
 import click
 
-from ladder.cli.options import DEFAULT_MOVE_TIME, db_option, open_store, variant_tags
+from ladder.cli.options import DEFAULT_MOVE_TIME, db_option, open_store, submission_limit_options, variant_tags
 from ladder.cli.remote import remote, remote_options
-from ladder.intake.copying import MAX_BYTES, MAX_DEPTH, MAX_FILES, MIB, Limits
+from ladder.intake.copying import MIB, Limits
 from ladder.intake.submission import SubmissionError, refusal
 from ladder.intake.submission import submit as do_submit
 from ladder.store.database import BotRow, Store
@@ -35,12 +35,7 @@ from referee.untrusted import safe_line
                    "lists, or for a file every game its handshake names).")
 @variant_option("A variant to validate and register the bot for, NAME=VALUE (repeatable; default: its bot.toml's "
                 "variants, else every variant its handshake declares); its handshake must declare it.")
-@click.option("--max-mib", type=click.IntRange(min=1), default=MAX_BYTES // MIB, show_default=True,
-              help="Refuse a bot whose files hold more MiB than this.")
-@click.option("--max-files", type=click.IntRange(min=1), default=MAX_FILES, show_default=True,
-              help="Refuse a bot of more files and folders than this.")
-@click.option("--max-depth", type=click.IntRange(min=0), default=MAX_DEPTH, show_default=True,
-              help="Refuse a bot whose folders nest deeper than this.")
+@submission_limit_options
 @db_option
 @remote_options
 def submit(path: Path, name: str | None, version: str | None, startup_timeout: float, move_time: float,

@@ -21,9 +21,8 @@ import click
 from rich.table import Table
 
 from ladder.cli.options import (
-    DEFAULT_MOVE_TIME,
-    MIN_MOVE_TIME,
     game_option,
+    move_time_option,
     open_store,
     parse_variant,
 )
@@ -40,7 +39,6 @@ from ladder.tournament.plan import create
 from ladder.tournament.results import Entry, final_table
 from ladder.tournament.run import TournamentError, TournamentRun, TournamentStatus, finished
 from referee.cli.variants import variant_option
-from referee.durations import Duration, format_duration
 from referee.games import load_game
 from referee.sandbox import capabilities
 from referee.untrusted import MESSAGE_LIMIT, safe_line
@@ -64,8 +62,7 @@ DB_NAME = "tournament.sqlite"
 @click.option("--rounds", type=click.IntRange(1, 100), default=None,
               help="Swiss: rounds (default ceil(log2 of the bots) at two seats).")
 @click.option("--no-builtins", is_flag=True, help="Do not register the built-in bots in the store.")
-@click.option("--move-time", type=Duration(minimum=MIN_MOVE_TIME), default=format_duration(DEFAULT_MOVE_TIME),
-              show_default=True, help="Time per decision, the referee's deadline (2s, 250ms).")
+@move_time_option()
 @click.option("--verify", "check", is_flag=True,
               help="Check the stored schedule against its commitment and every match against it, then exit.")
 @click.option("--commitment", default=None, metavar="HEX",
