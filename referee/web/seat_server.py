@@ -499,7 +499,8 @@ def read_body(handler: BaseHTTPRequestHandler) -> bytes | None:
         length = -1
     if not 0 <= length <= BODY_LIMIT:
         handler.close_connection = True
-        send_reply(handler, text_reply(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request's body is at most {BODY_LIMIT} bytes"))
+        too_large = text_reply(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request's body is at most {BODY_LIMIT} bytes")
+        send_reply(handler, too_large)
         return None
     return handler.rfile.read(length)
 
