@@ -109,11 +109,16 @@ def public_summary(rules: Game, state: State) -> dict[str, Any]:
     end-of-match figures (its package's `summary`), from the JSON of a final
     observation, where they are public. A match of a game's own format (a
     Leduc match of hands) sums up as its parameters and each seat's score
-    (the chips won in all its hands, public as each hand ends): the final
-    observation is only its last deal's."""
+    (the chips won in all its hands, public as each hand ends), each deal's
+    scores and, where the game measures it, each deal's luck (L-7.5: told
+    when the match is over, as the seed is): the final observation is only
+    its last deal's."""
     played = rules.match_format()
     if played:
-        return {**played, "scores": list(state.outcome().scores)}
+        outcome = state.outcome()
+        luck = {"deal_luck": [list(d) for d in outcome.deal_luck]} if outcome.deal_luck else {}
+        return {**played, "scores": list(outcome.scores), "deal_scores": [list(d) for d in outcome.deal_scores],
+                **luck}
     summary: Callable[[Mapping[str, Any]], dict[str, Any]] | None = plugin(rules.name).load("summary")
     return {} if summary is None else summary(state.observe(0).to_json())
 

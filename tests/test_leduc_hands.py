@@ -80,7 +80,10 @@ def test_each_hand_is_dealt_afresh_and_the_chips_add_up(seats: int) -> None:
     assert abs(sum(outcome.scores)) < 1e-9  # chips only change hands (L-5.5)
     best = max(running)
     assert [r == 0 for r in outcome.ranks] == [c == best for c in running]
-    assert public_summary(game, state) == {"hands": 6, "scores": running}
+    summary = public_summary(game, state)
+    assert summary["hands"] == 6 and summary["scores"] == running
+    assert summary["deal_scores"] == [pot.data["returns"] for pot in pots]  # each hand's chips (L-7.5)
+    assert len(summary["deal_luck"]) == 6 and all(abs(sum(luck)) < 1e-9 for luck in summary["deal_luck"])
 
 
 def test_a_hands_deals_are_the_seeds_whoever_plays_them() -> None:
@@ -147,7 +150,9 @@ def test_referee_play_plays_a_match_of_hands_and_its_record_verifies(tmp_path: P
     assert result["ranks"] == [0 if s == max(scores) else 1 for s in scores]
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     assert lines[0]["match_format"] == {"hands": 12}
-    assert lines[-1]["scores"] == scores and lines[-1]["summary"] == {"hands": 12, "scores": scores}
+    summary = lines[-1]["summary"]
+    assert lines[-1]["scores"] == scores and summary["hands"] == 12 and summary["scores"] == scores
+    assert [sum(chips) for chips in zip(*summary["deal_scores"])] == scores and len(summary["deal_luck"]) == 12
     verified = subprocess.run([*REFEREE, "replay", str(record), "--verify"], capture_output=True, text=True,
                               timeout=120)
     assert verified.returncode == 0 and "verified" in verified.stdout, verified.stdout + verified.stderr

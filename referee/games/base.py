@@ -189,6 +189,13 @@ class Outcome:
     """What the places were decided by, per seat, where the match is ranked
     by a score (a Leduc match of several hands: each seat's chips won);
     empty where the places alone are the result."""
+    deal_scores: tuple[tuple[float, ...], ...] = ()
+    """Where a match is several deals (a Leduc match's hands): each deal's
+    score per seat, in the order played; they add up to `scores`."""
+    deal_luck: tuple[tuple[float, ...], ...] = ()
+    """Each deal's luck per seat, the part of its score the chance events
+    decided, with expectation 0 (a Leduc hand's: referee.games.leduc.luck);
+    empty where the game does not measure it."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         return fields_reduce(self)

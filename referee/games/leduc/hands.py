@@ -38,6 +38,7 @@ from referee.games.base import (
 from referee.games.leduc.actions import LeducAction, action_from_json, parse_action
 from referee.games.leduc.config import ANTE, MAX_PLAYERS, MAX_RAISES, MIN_PLAYERS, RAISE_AMOUNTS, RULES_VERSION
 from referee.games.leduc.determinize import determinize
+from referee.games.leduc.luck import CORRECTED_SWING, LUCK_SEATS, hand_luck
 from referee.games.leduc.observation import LeducObservation
 from referee.games.leduc.serialize import state_from_json as hand_from_json
 from referee.games.leduc.state import LeducState
@@ -57,10 +58,11 @@ def hand_seed(seed: int, hand: int) -> int:
 class LeducHandsState(State):
     """A match of `hands` Leduc poker hands; the current one is `hand`."""
 
-    __slots__ = ("players", "seed", "hands", "number", "hand", "chips")
+    __slots__ = ("players", "seed", "hands", "number", "hand", "chips", "won", "luck")
 
     def __init__(self, players: int, seed: int, hands: int, number: int, hand: LeducState,
-                 chips: list[float]) -> None:
+                 chips: list[float], won: list[tuple[float, ...]] | None = None,
+                 luck: list[tuple[float, ...]] | None = None) -> None:
         self.players = players
         self.seed = seed
         self.hands = hands
@@ -69,6 +71,11 @@ class LeducHandsState(State):
         self.hand = hand
         self.chips = chips
         """Each seat's chips won in the finished hands (L-7.3)."""
+        self.won = won if won is not None else []
+        """Each finished hand's returns by seat (L-7.5)."""
+        self.luck = luck if luck is not None else []
+        """Each finished hand's luck by seat (L-7.5), at tables of up to
+        LUCK_SEATS seats (else empty)."""
 
     @classmethod
     def start(cls, players: int, seed: int, hands: int, events: list[Event] | None) -> "LeducHandsState":
@@ -91,6 +98,9 @@ class LeducHandsState(State):
         if self.hand.is_terminal():
             for seat, won in enumerate(self.hand.returns):
                 self.chips[seat] += won
+            self.won.append(self.hand.returns)
+            if self.players <= LUCK_SEATS:
+                self.luck.append(hand_luck(self.hand))
             if self.number < self.hands:
                 self._next_hand(events if record else None)
         return events
@@ -119,15 +129,19 @@ class LeducHandsState(State):
         """L-7.3: places by chips won in all the hands; equal chips share a place."""
         if not self.is_terminal():
             raise ValueError("the match is not over")
-        return Outcome(HANDS_PLAYED, ranks_from_keys(self.chips), f"{self.hands} hands", tuple(self.chips))
+        return Outcome(HANDS_PLAYED, ranks_from_keys(self.chips), f"{self.hands} hands", tuple(self.chips),
+                       tuple(self.won), tuple(self.luck))
 
     def clone(self) -> "LeducHandsState":
-        return LeducHandsState(self.players, self.seed, self.hands, self.number, self.hand.clone(), self.chips[:])
+        return LeducHandsState(self.players, self.seed, self.hands, self.number, self.hand.clone(), self.chips[:],
+                               self.won[:], self.luck[:])
 
     def to_json(self) -> JSON:
-        """The match so far: its hands, the current hand's number and state, the chips of the finished ones."""
+        """The match so far: its hands, the current hand's number and state,
+        the chips of the finished ones, and each one's returns and luck."""
         return {"game": "leduc", "rules_version": RULES_VERSION, "hands": self.hands, "seed": self.seed,
-                "hand": self.number, "chips": list(self.chips), "current": self.hand.to_json()}
+                "hand": self.number, "chips": list(self.chips), "current": self.hand.to_json(),
+                "won": [list(w) for w in self.won], "luck": [list(l) for l in self.luck]}
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _restore, (self.to_json(),)
@@ -169,8 +183,9 @@ class LeducHands(Game):
             raise ValueError(f"hand must be 1 to {self.hands}, not {number!r}")
         if not isinstance(chips, list) or len(chips) != hand.players:
             raise ValueError(f"chips must list one figure per seat ({hand.players})")
+        won, luck = _per_hand(obj, "won", hand.players), _per_hand(obj, "luck", hand.players)
         return LeducHandsState(hand.players, int(obj.get("seed", 0)), self.hands, number, hand,
-                               [float(c) for c in chips])
+                               [float(c) for c in chips], won, luck)
 
     def action_from_json(self, obj: JSON) -> LeducAction:
         return action_from_json(obj)
@@ -184,6 +199,15 @@ class LeducHands(Game):
     def _determinize(self, observation: Observation, rng: random.Random) -> LeducState:
         """The current hand's: the hands before it are over and the ones after it not dealt."""
         return determinize(cast(LeducObservation, observation), rng)  # determinize checked its class
+
+
+def _per_hand(obj: Mapping[str, Any], key: str, players: int) -> list[tuple[float, ...]]:
+    """A state's per-hand figures (`won`, `luck`; absent in a state written
+    before they were kept: none). Raises ValueError naming what is wrong."""
+    rows = obj.get(key, [])
+    if not isinstance(rows, list) or any(not isinstance(r, list) or len(r) != players for r in rows):
+        raise ValueError(f"{key} must list one figure per seat ({players}) for each finished hand")
+    return [tuple(float(v) for v in r) for r in rows]
 
 
 def hand_swing(seats: int) -> float:
@@ -202,6 +226,13 @@ def hand_swing(seats: int) -> float:
     return float(most_in * seats)
 
 
+def judged_swing(seats: int) -> float:
+    """The bound on one hand's chip difference as the ladder judges it,
+    chips less luck where the luck is measured (L-7.5): the wider of
+    hand_swing and the corrected difference's (31.11 chips heads-up)."""
+    return max(hand_swing(seats), CORRECTED_SWING.get(seats, 0.0))
+
+
 MATCH_FORMAT = MatchFormat(parameter="hands", default=100, score="chips", per=100, game=LeducHands,
-                           swing=hand_swing)
+                           swing=judged_swing)
 """L-7: a match of 100 hands by default, ranked by chips, shown per 100 hands."""
