@@ -152,10 +152,14 @@ def install_bot(store: Store, folder: Path, name: str) -> int:
 @dataclass
 class ChipRunner(FakeRunner):
     """Heads-up matches of hands scored in chips, as a Leduc match's summary
-    holds them (`scores`, `hands`): the deal's luck L gives seat 0
-    between `least_luck` and `most_luck` chips a hand on its side of the
-    set's sign (the same in every rotation: duplicate), and the seats
-    trade edge(seat 0) - edge(seat 1) chips a hand besides, with noise.
+    holds them (`scores`, `hands`, and with `per_hand` each hand's
+    `deal_scores` and `deal_luck`). In hand h the deal's luck gives seat 0
+    between `least_luck` and `most_luck` chips on its side of the set's
+    sign (the same in every rotation: duplicate); the bots' betting adds
+    luck of its own, `unshared` chips (sd) a hand that differs between the
+    rotations (what the public card is worth after different bets), which
+    the referee measures with the deal's as the hand's luck; the seats
+    trade edge(seat 0) - edge(seat 1) chips a hand besides, with `noise`.
     With least_luck above the edges, seat 0's holder wins the places of
     every match: each bot wins one rotation of each set, and only the chips
     tell the bots apart."""
@@ -164,24 +168,36 @@ class ChipRunner(FakeRunner):
     least_luck: float = 4.0
     most_luck: float = 6.0
     noise: float = 2.0
-    """Chips per square-root hand of one match's noise (independent per match)."""
+    """Chips (sd) a hand of noise, independent per hand and match."""
+    unshared: float = 0.0
     overstate: float = 1.0
     """Multiplies the chips the summary reports: above the rules' bound it
     stands for a record that no longer fits them."""
+    per_hand: bool = True
+    """Report each hand's chips (else only the match's, as records before L-7.5)."""
+    luck_told: bool = True
+    """Report each hand's luck with its chips."""
 
     def play(self, task: MatchTask) -> PlayedMatch:
         self.played.append(task)
         hands = task.match_format["hands"]
         deal = random.Random(task.set_id)
-        luck = deal.choice((-1, 1)) * deal.uniform(self.least_luck, self.most_luck) * hands
+        sign = deal.choice((-1, 1))
+        shared = [sign * deal.uniform(self.least_luck, self.most_luck) for _ in range(hands)]
         first, second = task.bot_ids
-        noise = random.Random(task.match_id).gauss(0.0, self.noise * hands ** 0.5)
-        chips = luck + (self.edge.get(first, 0.0) - self.edge.get(second, 0.0)) * hands + noise
-        scores = (self.overstate * chips, -self.overstate * chips)
-        ranks = (0, 1) if chips > 0 else (1, 0)
+        rng = random.Random(task.match_id)
+        luck = [s + rng.gauss(0.0, self.unshared) for s in shared]
+        edge = self.edge.get(first, 0.0) - self.edge.get(second, 0.0)
+        chips = [self.overstate * (lucky + edge + rng.gauss(0.0, self.noise)) for lucky in luck]
+        total = sum(chips)
+        ranks = (0, 1) if total > 0 else (1, 0)
+        summary: dict[str, object] = {"hands": hands, "scores": [total, -total]}
+        if self.per_hand:
+            summary["deal_scores"] = [[c, -c] for c in chips]
+            if self.luck_told:
+                summary["deal_luck"] = [[lucky, -lucky] for lucky in luck]
         return PlayedMatch(
             match_id=task.match_id, game=task.game, set_id=task.set_id, rotation=task.rotation, seed=task.seed,
             variant=task.variant, bot_ids=task.bot_ids, ranks=ranks, forfeits=(None, None), strikes=(0, 0),
-            end_reason="hands_played", decisions=4 * hands, seconds=0.01, record=None,
-            summary={"hands": hands, "scores": list(scores)},
+            end_reason="hands_played", decisions=4 * hands, seconds=0.01, record=None, summary=summary,
         )

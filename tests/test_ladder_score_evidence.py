@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, REVERSED, pair_key
-from ladder.rating.score_evidence import (SCORE_MARGIN, ScoreOutOfBounds, basis_of, set_score,
+from ladder.rating.score_evidence import (SCORE_MARGIN, ScoredMatch, ScoreOutOfBounds, basis_of, set_score,
                                           score_pair_evidence)
 from ladder.rating.standings import pair_statuses, standings, to_json
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
@@ -53,11 +53,11 @@ def test_the_bound_is_the_rules_largest_heads_up_swing_reached_by_the_engine() -
 def test_a_chip_difference_beyond_the_bound_is_refused_not_clipped() -> None:
     bound = basis_of("leduc", DEFAULT_MARGIN).bound
     assert bound is not None
-    inside = [((1, 2), (1300.0, -1300.0), 100)]  # the bound itself: a difference of 26 chips every hand
+    inside = [ScoredMatch((1, 2), (1555.5, -1555.5), 100)]  # the bound itself: 31.11 chips every hand
     assert set_score(1, 2, inside, bound) == 1.0
     assert set_score(2, 1, inside, bound) == 0.0
-    beyond = [((1, 2), (1301.0, -1301.0), 100)]
-    with pytest.raises(ScoreOutOfBounds, match="beyond the bound of 2600"):
+    beyond = [ScoredMatch((1, 2), (1556.0, -1556.0), 100)]
+    with pytest.raises(ScoreOutOfBounds, match="beyond the bound of 3111"):
         set_score(1, 2, beyond, bound)
 
 
@@ -114,7 +114,7 @@ def test_versus_judges_the_chips_where_places_cannot(tmp_path: Path) -> None:
         versus = ladder.status.versus
         assert versus is not None and versus.basis == "chips" and versus.verdict == "H1"
         assert versus.rate == pytest.approx(200 * EDGE, abs=25)
-        assert versus.sprt.margin == pytest.approx(50 / 100 / 52)
+        assert versus.sprt.margin == pytest.approx(50 / 100 / 62.22)
         text = versus_report(versus, {new: "new", old: "old"}, 2).plain
         assert "new is better than old" in text and "by chips" in text and "chips per 100 hands" in text
 
@@ -128,7 +128,7 @@ def test_an_even_pair_by_chips_is_indistinguishable_within_the_chip_margin(tmp_p
         assert ladder.status.stable and (pair.basis, pair.verdict.kind) == ("chips", INDISTINGUISHABLE)
         basis = basis_of("leduc", DEFAULT_MARGIN)
         assert -50 - 1e-9 <= basis.rate(pair.verdict.low) and basis.rate(pair.verdict.high) <= 50 + 1e-9
-        assert basis_of("leduc", DEFAULT_MARGIN).margin == pytest.approx(SCORE_MARGIN / 100 / 52)
+        assert basis_of("leduc", DEFAULT_MARGIN).margin == pytest.approx(SCORE_MARGIN / 100 / 62.22)
 
 
 @pytest.mark.slow

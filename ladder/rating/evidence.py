@@ -47,6 +47,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -100,6 +101,34 @@ def set_score(a: int, b: int, matches: Iterable[tuple[Sequence[int], Sequence[in
         if a in place and b in place:
             points.append(1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0)
     return sum(points) / len(points) if points else None
+
+
+class Evidence(Protocol):
+    """What a verdict reads of a pair's evidence, seen from one bot: the
+    betting sequence on sets here (PairEvidence) or the sequence on deals
+    (ladder.rating.hand_evidence.HandEvidence)."""
+
+    alpha: float
+    n: int
+    """Shared sets."""
+    scores: list[float]
+    """Each set's score, in the order played (what --versus's SPRT reads)."""
+    least: float
+    most: float
+    """The scores' range."""
+
+    @property
+    def mean(self) -> float: ...
+
+    @property
+    def low(self) -> float: ...
+
+    @property
+    def high(self) -> float: ...
+
+    def flipped(self) -> "Evidence": ...
+
+    def more_sets(self, margin: float) -> int: ...
 
 
 @dataclass
@@ -197,6 +226,10 @@ class PairEvidence:
         """The plug-in standard deviation of one set's score."""
         return math.sqrt((0.25 + self.squares) / (self.n + 1))
 
+    def more_sets(self, margin: float) -> int:
+        """Roughly how many more shared sets settle the pair (sets_to_settle)."""
+        return sets_to_settle(self, margin)
+
     def flipped(self) -> "PairEvidence":
         """The same evidence seen from the other bot (scores 1 - x): the
         gambler against mu <= m for 1 - x is the one against mu >= 1 - m for
@@ -223,7 +256,7 @@ class Verdict:
     (None when settled; MAX_PROJECTED_SETS + 1 for "more than that")."""
 
 
-def kind_of(evidence: PairEvidence, margin: float) -> str:
+def kind_of(evidence: Evidence, margin: float) -> str:
     """The kind of verdict on a pair from the upper bot's evidence:
     ORDERED, REVERSED, INDISTINGUISHABLE or OPEN."""
     if evidence.low >= 0.5:
@@ -235,10 +268,10 @@ def kind_of(evidence: PairEvidence, margin: float) -> str:
     return OPEN
 
 
-def judge(evidence: PairEvidence, margin: float) -> Verdict:
+def judge(evidence: Evidence, margin: float) -> Verdict:
     """The verdict on a pair from the upper bot's evidence."""
     kind = kind_of(evidence, margin)
-    more = sets_to_settle(evidence, margin) if kind in (OPEN, REVERSED) else None
+    more = evidence.more_sets(margin) if kind in (OPEN, REVERSED) else None
     return Verdict(kind, evidence.n, evidence.mean, evidence.low, evidence.high, more)
 
 
@@ -293,10 +326,10 @@ def collect(
 
 
 def verdict_for(
-    evidence: Mapping[tuple[int, int], PairEvidence], upper: int, lower: int, margin: float, alpha: float,
-    grid: int | None = None,
+    evidence: Mapping[tuple[int, int], Evidence], upper: int, lower: int, margin: float, alpha: float,
+    empty: Evidence | None = None,
 ) -> Verdict:
-    """The verdict on (upper, lower), with no evidence an open pair (its
-    candidates `grid`, by default the places')."""
-    found = evidence.get(pair_key(upper, lower), PairEvidence(alpha, grid=grid or GRID))
+    """The verdict on (upper, lower), with no evidence an open pair (judged
+    from `empty`, by default the places' PairEvidence)."""
+    found = evidence.get(pair_key(upper, lower), empty if empty is not None else PairEvidence(alpha))
     return judge(found if upper < lower else found.flipped(), margin)

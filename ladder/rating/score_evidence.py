@@ -4,50 +4,56 @@ A game whose match is ranked by a score (its plugin's `MatchFormat`: a
 Leduc match is 100 hands ranked by chips, rules L-7) is judged by that
 score: the places of a match say who won more chips, not how many, so two
 bots that split their places evenly may still differ by many chips
-(docs/ladder.md, "Leduc poker"). The unit stays the duplicate set
-(ladder.rating.evidence): the pair (a, b)'s set score is its **mean chip
-difference per hand**, d = (a's chips - b's chips) over the hands of the
-set's matches where both sat, divided by those hands.
+(docs/ladder.md, "Leduc poker").
 
-The always-valid evidence needs a score in a range known before the set is
-played: d lies within +-B per hand, B the largest difference two seats'
+The unit is the **duplicate deal** (ladder.rating.hand_evidence): hand h of
+every rotation of a set, the same cards from every seat (L-7.2). The pair
+(a, b)'s unit is their mean difference on it, each seat's chips less the
+hand's luck where the referee measured it (L-7.5: expectation 0 whatever
+the bots do), d_h = mean over the set's matches where both sat of
+(a's chips - a's luck) - (b's chips - b's luck) in hand h. A set whose
+records keep no per-hand figures (played before they were kept) enters as
+one unit, its mean difference per hand over its matches.
+
+The always-valid evidence needs a unit in a range known before it is
+played: d lies within +-B, B the largest difference two seats' judged
 chips can have after one hand (the match format's `swing`: for Leduc
-`hand_swing`, from rules L-2.1, L-3.3, L-3.5 and L-5.1 to L-5.3), so the score fed to the evidence is
+`judged_swing`, 31.11 heads-up: 26 for chips alone, from rules L-2.1,
+L-3.3, L-3.5 and L-5.1 to L-5.3, wider with the luck taken out), so the
+unit fed to the evidence is
 
     x = 1/2 + d / (2 B)   in [0, 1],
 
 whose mean is 1/2 exactly for two copies of one bot, above 1/2 when a wins
 chips from b: "ordered" then means a wins chips from b on average. A
 difference outside the bound is refused (`ScoreOutOfBounds`), never
-clipped: the evidence's guarantee holds only for scores in its range, and
-such a score means a record or a rule changed under the ladder.
+clipped: the evidence's guarantee holds only for units in its range, and
+such a unit means a record or a rule changed under the ladder.
 
-The bound is a worst case that real play never comes near (heads-up, 26
-chips a hand against the 0.1-2 a hand that separates the built-in bots),
-so x stays close to 1/2 and the gamblers' bets, capped by the range, grow
-slowly: the price of a guarantee that needs nothing but the bound. Two
-consequences, both in `Basis`: the candidates are spaced one chip per 100
-hands apart (the places' 0.01 would be 52 chips per 100 hands), and the
+The bound is a worst case that real play never comes near (0.1-2 chips a
+hand separate the built-in bots), which is why the hand, not the set, is
+the unit: the set's mean lies within the same bound and a sequence that may
+assume nothing else grows by about mean / B a unit whatever the spread,
+while a hundred hands a set let the bets follow the hands' own spread. The
 margin of "indistinguishable" (and the improvement --versus's H1 claims)
 is stated in chips, SCORE_MARGIN per 100 hands, not as a share of places.
 
-At a table of n seats B grows with n (13 n), and each set's x is scaled by
-its own table's B (known before it is played); the margin and the steps
-are those of heads-up, the Leduc ladder's usual table. Games without a
-score, and a score game whose bound is not known here, are judged by
-places.
+At a table of n seats B grows with n, and each match's difference is scaled
+by its own table's B (known before it is played); the margin is that of
+heads-up, the Leduc ladder's usual table. Games without a score, and a
+score game whose bound is not known here, are judged by places.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ladder.rating.evidence import PLACES, PairEvidence
+from ladder.rating.evidence import GRID, PLACES, Evidence, PairEvidence
+from ladder.rating.hand_evidence import HandEvidence
 from ladder.store.database import Store
 from referee.games.plugin import load_game, match_format_of
 
@@ -56,9 +62,6 @@ SCORE_MARGIN = 10.0
 per `per` deals (10 chips per 100 hands; the built-in MCTS bots at 0.05 s
 and 0.2 s a decision differ by about 14). With --versus, the improvement
 H1 claims."""
-
-SCORE_STEP = 1.0
-"""The candidates' spacing, per `per` deals (1 chip per 100 hands)."""
 
 TOLERANCE = 1e-9
 """Chips are summed in floating point (a split pot is half a chip, L-5.3)."""
@@ -78,8 +81,6 @@ class Basis:
     margin: float
     """The margin of "indistinguishable" (and of --versus's H1) on the
     evidence's [0, 1] scale."""
-    grid: int
-    """The evidence's candidates: m = j / grid."""
     bound: Callable[[int], float] | None = None
     """The largest difference per deal by table size (None: places)."""
     per: int = 1
@@ -99,9 +100,10 @@ class Basis:
         assert self.bound is not None
         return (x - 0.5) * 2 * self.bound(self.seats) * self.per
 
-    def evidence(self, alpha: float) -> PairEvidence:
-        """An empty confidence sequence of this basis."""
-        return PairEvidence(alpha, grid=self.grid)
+    def evidence(self, alpha: float) -> Evidence:
+        """An empty confidence sequence of this basis: on sets for places,
+        on deals for a score."""
+        return PairEvidence(alpha, grid=GRID) if self.bound is None else HandEvidence(alpha)
 
 
 def basis_of(game: str, margin: float, *, by_score: bool = True, score_margin: float = SCORE_MARGIN) -> Basis:
@@ -111,62 +113,123 @@ def basis_of(game: str, margin: float, *, by_score: bool = True, score_margin: f
     places with `margin` (the ladder's --margin)."""
     declared = match_format_of(game)
     if declared is None or not by_score:
-        return Basis(PLACES, margin, PairEvidence(1.0).grid)
+        return Basis(PLACES, margin)
     seats = load_game(game).min_seats
     smallest = declared.swing(seats)
-    grid = 2 * math.ceil(smallest * declared.per / SCORE_STEP)
-    return Basis(declared.score, score_margin / declared.per / (2 * smallest), grid, declared.swing, declared.per,
+    return Basis(declared.score, score_margin / declared.per / (2 * smallest), declared.swing, declared.per,
                  f"{declared.score} per {declared.per} {declared.parameter}", seats)
 
 
-ScoredMatch = tuple[Sequence[int], Sequence[float], int]
-"""One match of a set: bot ids by seat, each seat's score (chips won), deals (hands)."""
+@dataclass(frozen=True)
+class ScoredMatch:
+    """One match of a set as the evidence reads it."""
+
+    bots: Sequence[int]
+    """Bot ids by seat."""
+    scores: Sequence[float]
+    """Each seat's score (chips won in all the deals)."""
+    deals: int
+    judged: Sequence[Sequence[float]] = ()
+    """Each deal's score less its luck, by seat (L-7.5), in the order
+    played; empty where the record keeps no per-deal figures."""
+
+
+def _difference(a: int, b: int, match: ScoredMatch, gap: float, deals: int, bound: Callable[[int], float]) -> float:
+    """a's score less b's over `deals` deals of `match`, as a share of the
+    bound: gap / (bound x deals). Raises ScoreOutOfBounds beyond it."""
+    limit = bound(len(match.bots)) * deals
+    if not abs(gap) <= limit + TOLERANCE:
+        raise ScoreOutOfBounds(
+            f"bots {a} and {b} differ by {gap:+g} over {deals} deals at a table of {len(match.bots)}, beyond the "
+            f"bound of {limit:g} ({bound(len(match.bots)):g} a deal): the evidence's guarantee needs scores within "
+            "it; check the match's record (its rules or summary changed)")
+    return gap / limit
 
 
 def set_score(a: int, b: int, matches: Iterable[ScoredMatch], bound: Callable[[int], float]) -> float | None:
-    """a's evidence score against b over one set: 1/2 + d / (2 B), d their
-    chip difference per hand over the matches where both sat; None when
-    they never did. Raises ScoreOutOfBounds for a match whose difference
-    exceeds B per hand (B = bound(seats) of its table)."""
-    difference, most = 0.0, 0.0
-    for bots, scores, deals in matches:
-        seat = {bot: s for s, bot in enumerate(bots)}
-        if a not in seat or b not in seat:
-            continue
-        gap = float(scores[seat[a]]) - float(scores[seat[b]])
-        limit = bound(len(bots)) * deals
-        if not abs(gap) <= limit + TOLERANCE:
-            raise ScoreOutOfBounds(
-                f"bots {a} and {b} differ by {gap:+g} over {deals} deals at a table of {len(bots)}, beyond the "
-                f"bound of {limit:g} ({bound(len(bots)):g} a deal): the evidence's guarantee needs scores within "
-                "it; check the match's record (its rules or summary changed)")
-        difference += gap
-        most += limit
-    return 0.5 + difference / (2 * most) if most else None
+    """a's unit against b for a whole set: 1/2 + d / (2 B), d their mean
+    chip difference per hand over the matches where both sat (each scaled
+    by its own table's B); None when they never did. Raises
+    ScoreOutOfBounds for a match whose difference exceeds B per hand."""
+    shares = []
+    for match in matches:
+        seat = {bot: s for s, bot in enumerate(match.bots)}
+        if a in seat and b in seat:
+            gap = float(match.scores[seat[a]]) - float(match.scores[seat[b]])
+            shares.append((_difference(a, b, match, gap, match.deals, bound), match.deals))
+    if not shares:
+        return None
+    return 0.5 + sum(share * deals for share, deals in shares) / (2 * sum(deals for _, deals in shares))
 
 
-def collect(sets: Iterable[Sequence[ScoredMatch]], basis: Basis, alpha: float) -> dict[tuple[int, int], PairEvidence]:
+def deal_units(a: int, b: int, matches: Iterable[ScoredMatch], bound: Callable[[int], float]) -> list[float] | None:
+    """a's units against b, one per duplicate deal of the set: deal h's
+    1/2 + d_h / (2 B), d_h the mean over the matches where both sat of
+    their judged difference in deal h. None when they never sat together
+    or a match where they did keeps no per-deal figures (the set is then
+    one unit, `set_score`). Raises ScoreOutOfBounds beyond the bound."""
+    shared = [m for m in matches if a in m.bots and b in m.bots]
+    if not shared or any(not m.judged or len(m.judged) != len(shared[0].judged) for m in shared):
+        return None
+    units = []
+    for deal in range(len(shared[0].judged)):
+        shares = []
+        for match in shared:
+            row = match.judged[deal]
+            gap = float(row[list(match.bots).index(a)]) - float(row[list(match.bots).index(b)])
+            shares.append(_difference(a, b, match, gap, 1, bound))
+        units.append(0.5 + sum(shares) / (2 * len(shares)))
+    return units
+
+
+def collect(sets: Iterable[Sequence[ScoredMatch]], basis: Basis, alpha: float) -> dict[tuple[int, int], HandEvidence]:
     """Evidence for every pair that shared a set, keyed (smaller id, larger
     id) and seen from the smaller id, as ladder.rating.evidence.collect but
-    from the score; `sets` in the order they finished."""
+    from the score, deal by deal; `sets` in the order they finished."""
     assert basis.bound is not None
-    evidence: dict[tuple[int, int], PairEvidence] = {}
+    evidence: dict[tuple[int, int], HandEvidence] = {}
     for matches in sets:
-        bots = sorted({b for ids, _, _ in matches for b in ids})
+        bots = sorted({b for m in matches for b in m.bots})
         for i, a in enumerate(bots):
             for b in bots[i + 1:]:
-                score = set_score(a, b, matches, basis.bound)
-                if score is not None:
-                    evidence.setdefault((a, b), basis.evidence(alpha)).add(score)
+                units = deal_units(a, b, matches, basis.bound)
+                if units is None:
+                    whole = set_score(a, b, matches, basis.bound)
+                    units = None if whole is None else [whole]
+                if units is not None:
+                    evidence.setdefault((a, b), HandEvidence(alpha)).add_set(units)
     return evidence
+
+
+def _judged(summary: dict[str, Any], seats: int, deals: int) -> tuple[tuple[float, ...], ...]:
+    """A summary's per-deal scores less their luck (L-7.5), or () where it
+    keeps no per-deal scores of the right shape (an older record: the set
+    then enters whole). A luck that is absent counts as none."""
+    scores, luck = summary.get("deal_scores"), summary.get("deal_luck", None)
+
+    def rows(value: object) -> list[list[float]] | None:
+        if (isinstance(value, list) and len(value) == deals
+                and all(isinstance(r, list) and len(r) == seats and all(isinstance(v, (int, float)) for v in r)
+                        for r in value)):
+            return value
+        return None
+
+    chips = rows(scores)
+    if chips is None:
+        return ()
+    lucky = rows(luck) if luck is not None else [[0.0] * seats for _ in range(deals)]
+    if lucky is None:
+        return ()
+    return tuple(tuple(float(c) - float(l) for c, l in zip(c_row, l_row)) for c_row, l_row in zip(chips, lucky))
 
 
 def scored_sets(store: Store, game: str, parameter: str, rule_set: str = "") -> list[list[ScoredMatch]]:
     """The whole duplicate sets of one rule set of `game` whose every match
     carries its score (a match summary's `scores` and `parameter`, e.g.
-    "hands"), in the order they finished (a set with rotations still
-    planned waits, as in ladder.rating.standings.finished_sets; one with a
-    match of one deal played before the match format is left out)."""
+    "hands", and where kept each deal's `deal_scores` and `deal_luck`), in
+    the order they finished (a set with rotations still planned waits, as in
+    ladder.rating.standings.finished_sets; one with a match of one deal
+    played before the match format is left out)."""
     pending = {p["set_id"] for p in store.planned(game, rule_set)}
     bots_of: dict[str, dict[int, int]] = defaultdict(dict)
     for row in store.seat_rows(game, rule_set):
@@ -184,13 +247,14 @@ def scored_sets(store: Store, game: str, parameter: str, rule_set: str = "") -> 
         if not isinstance(scores, list) or not isinstance(deals, int) or len(scores) != len(seats):
             unscored.add(set_id)
             continue
-        sets[set_id].append((tuple(seats[s] for s in sorted(seats)), tuple(scores), deals))
+        sets[set_id].append(ScoredMatch(tuple(seats[s] for s in sorted(seats)), tuple(scores), deals,
+                                        _judged(summary, len(seats), deals)))
         finished[set_id] = max(finished.get(set_id, 0), match["seq"])
     return [sets[s] for s in sorted(sets, key=lambda s: finished[s]) if s not in unscored]
 
 
 def score_pair_evidence(store: Store, game: str, basis: Basis, confidence: float, *,
-                        rule_set: str = "") -> dict[tuple[int, int], PairEvidence]:
+                        rule_set: str = "") -> dict[tuple[int, int], HandEvidence]:
     """The evidence of every pair from the score of the finished sets of
     one rule set of `game` (ladder.rating.standings.pair_evidence's
     counterpart for a game judged by its score)."""

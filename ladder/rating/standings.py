@@ -18,12 +18,12 @@ tau became 0) is shown with ratings recomputed from its results
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ladder.deals.audit import chain_summaries
-from ladder.rating.evidence import PairEvidence, collect
+from ladder.rating.evidence import Evidence, PairEvidence, collect
 from ladder.rating.game_figures import pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
 from ladder.rating.score_evidence import basis_of, score_pair_evidence
@@ -152,12 +152,13 @@ def pair_statuses(
     game's match score where it has one and `by_score` (Leduc's chips), else
     by places with `margin` (ladder.rating.score_evidence)."""
     basis = basis_of(game, margin, by_score=by_score)
+    evidence: Mapping[tuple[int, int], Evidence]
     if basis.by_score:
         evidence = score_pair_evidence(store, game, basis, confidence, rule_set=rule_set)
     else:
         evidence = pair_evidence(store, game, confidence, rule_set=rule_set)
     return adjacent_pairs([r.bot_id for r in rows], evidence, confidence=confidence, margin=basis.margin,
-                          basis=basis.name)
+                          basis=basis.name, empty=basis.evidence(1 - confidence))
 
 
 def head_to_head(store: Store, game: str, rule_set: str = "") -> dict[tuple[int, int], tuple[int, int]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ladder.rating.evidence import PLACES, REVERSED, SETTLED, PairEvidence, Verdict, verdict_for
+from ladder.rating.evidence import PLACES, REVERSED, SETTLED, Evidence, Verdict, verdict_for
 
 DEFAULT_CONFIDENCE = 0.95
 DEFAULT_MARGIN = 0.1
@@ -47,14 +47,14 @@ class PairStatus:
 
 
 def adjacent_pairs(
-    ranking: Sequence[int], evidence: Mapping[tuple[int, int], PairEvidence], *, confidence: float, margin: float,
-    basis: str = PLACES,
+    ranking: Sequence[int], evidence: Mapping[tuple[int, int], Evidence], *, confidence: float, margin: float,
+    basis: str = PLACES, empty: Evidence | None = None,
 ) -> list[PairStatus]:
     """The verdict on each adjacent pair of `ranking` (bot ids, best first),
-    from evidence of `basis` (places, or a score) on its own scale."""
+    from evidence of `basis` (places, or a score) on its own scale; a pair
+    without any is judged from `empty` (by default the places')."""
     alpha = 1 - confidence
-    grid = next(iter(evidence.values())).grid if evidence else None
-    return [PairStatus(a, b, verdict_for(evidence, a, b, margin, alpha, grid), basis)
+    return [PairStatus(a, b, verdict_for(evidence, a, b, margin, alpha, empty), basis)
             for a, b in zip(ranking, ranking[1:])]
 
 

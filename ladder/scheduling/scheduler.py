@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.rating.control_variate import corrected_pair_evidence, helps
-from ladder.rating.evidence import PLACES, PairEvidence, pair_key
+from ladder.rating.evidence import PLACES, Evidence, pair_key
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import Sprt
 from ladder.rating.score_evidence import SCORE_MARGIN, Basis, basis_of, score_pair_evidence
@@ -286,7 +286,7 @@ class Ladder:
         return basis_of(self.config.game, self.config.margin, by_score=self.config.by_score,
                         score_margin=self.config.score_margin)
 
-    def _evidence(self, basis: Basis) -> dict[tuple[int, int], PairEvidence]:
+    def _evidence(self, basis: Basis) -> Mapping[tuple[int, int], Evidence]:
         if basis.by_score:  # the reference's correction is of places; a score needs none of it
             return score_pair_evidence(self.store, self.config.game, basis, self.config.confidence,
                                        rule_set=self.config.rule_set)
@@ -316,7 +316,8 @@ class Ladder:
             self.status.stable = self.status.versus.verdict is not None
             return
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
-                                           margin=basis.margin, basis=basis.name)
+                                           margin=basis.margin, basis=basis.name,
+                                           empty=basis.evidence(1 - self.config.confidence))
         self.status.stable = len(self.status.pairs) >= 1 and all_settled(self.status.pairs)
 
     # -- planning -------------------------------------------------------------
