@@ -104,23 +104,24 @@ def test_the_luck_has_expectation_zero_whatever_the_players_do(policies: tuple[P
 def test_a_hands_luck_sums_to_zero_over_the_seats(players: int) -> None:
     """L-7.5, as the chips do (L-5.5): one seat's good luck is the others' bad luck; the match keeps
     each hand's luck as hand_luck gives it, beside its chips."""
-    checked = 0
+    checked = ended = 0
     for seed in range(4):
         state = LeducHands(25).new_state(players, seed)
         assert isinstance(state, LeducHandsState)
         rng = random.Random(seed)
         while not state.is_terminal():
-            seat = next(iter(state.to_act()))
+            seat, hand = next(iter(state.to_act())), state.hand
             state.apply({seat: rng.choice(state.legal_actions(seat))})
-            if state.hand.is_terminal():
-                assert state.luck[-1] == hand_luck(state.hand) and state.won[-1] == state.hand.returns
+            if hand.is_terminal():  # the next hand is dealt as this one ends
+                ended += 1
+                assert state.luck[-1] == hand_luck(hand) and state.won[-1] == hand.returns
         outcome = state.outcome()
         assert len(outcome.deal_luck) == len(outcome.deal_scores) == 25
         for chips, luck in zip(outcome.deal_scores, outcome.deal_luck):
             assert abs(sum(luck)) < 1e-9 and abs(sum(chips)) < 1e-9
             checked += any(abs(v) > 1e-6 for v in luck)
         assert [sum(c) for c in zip(*outcome.deal_scores)] == pytest.approx(outcome.scores)
-    assert checked > 50  # most hands have some luck to cancel
+    assert ended == 100 and checked > 50  # most hands have some luck to cancel
 
 
 def every_betting(state: LeducState) -> Iterator[LeducState]:
