@@ -188,7 +188,11 @@ class ChipRunner(FakeRunner):
         rng = random.Random(task.match_id)
         luck = [s + rng.gauss(0.0, self.unshared) for s in shared]
         edge = self.edge.get(first, 0.0) - self.edge.get(second, 0.0)
-        chips = [self.overstate * (lucky + edge + rng.gauss(0.0, self.noise)) for lucky in luck]
+        # a seat wins or loses at most 13 chips a hand, and its chips less luck stay within the 31.11 of a
+        # difference (referee.games.leduc.luck.CORRECTED_SWING): the fake's tails are cut at the rules' bounds
+        chips = [max(-13.0, min(13.0, lucky + edge + rng.gauss(0.0, self.noise))) for lucky in luck]
+        luck = [max(c - 15.5, min(c + 15.5, lucky)) for c, lucky in zip(chips, luck)]
+        chips = [self.overstate * c for c in chips]
         total = sum(chips)
         ranks = (0, 1) if total > 0 else (1, 0)
         summary: dict[str, object] = {"hands": hands, "scores": [total, -total]}

@@ -163,6 +163,17 @@ def test_referee_play_plays_a_match_of_hands_and_its_record_verifies(tmp_path: P
     refused = subprocess.run([*REFEREE, "replay", str(forged), "--verify"], capture_output=True, text=True,
                              timeout=120)
     assert refused.returncode != 0 and "scores" in refused.stdout + refused.stderr
+    lines[-1]["scores"] = lines[-1]["summary"]["scores"] = scores
+    for key, changed in (("deal_luck", [[0.0, 0.0]] * 12), (None, None)):
+        footer = dict(lines[-1], summary={k: v for k, v in summary.items() if k not in ("deal_scores", "deal_luck")})
+        if key is not None:
+            footer["summary"][key] = changed  # a forged luck is caught
+        written = tmp_path / f"{key}.jsonl"
+        written.write_text("".join(json.dumps(line) + "\n" for line in [*lines[:-1], footer]))
+        checked = subprocess.run([*REFEREE, "replay", str(written), "--verify"], capture_output=True, text=True,
+                                 timeout=120)
+        # a record written before the per-hand figures (L-7.5) still verifies: it states fewer of them
+        assert (checked.returncode == 0) == (key is None), checked.stdout + checked.stderr
 
 
 def test_referee_play_refuses_hands_for_a_game_without_them() -> None:

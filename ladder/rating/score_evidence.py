@@ -201,7 +201,7 @@ def collect(sets: Iterable[Sequence[ScoredMatch]], basis: Basis, alpha: float) -
     return evidence
 
 
-def _judged(summary: dict[str, Any], seats: int, deals: int) -> tuple[tuple[float, ...], ...]:
+def judged_deals(summary: dict[str, Any], seats: int, deals: int) -> tuple[tuple[float, ...], ...]:
     """A summary's per-deal scores less their luck (L-7.5), or () where it
     keeps no per-deal scores of the right shape (an older record: the set
     then enters whole). A luck that is absent counts as none."""
@@ -248,7 +248,7 @@ def scored_sets(store: Store, game: str, parameter: str, rule_set: str = "") -> 
             unscored.add(set_id)
             continue
         sets[set_id].append(ScoredMatch(tuple(seats[s] for s in sorted(seats)), tuple(scores), deals,
-                                        _judged(summary, len(seats), deals)))
+                                        judged_deals(summary, len(seats), deals)))
         finished[set_id] = max(finished.get(set_id, 0), match["seq"])
     return [sets[s] for s in sorted(sets, key=lambda s: finished[s]) if s not in unscored]
 

@@ -28,6 +28,7 @@ current hand's (L-6), so a bot that plays one hand plays a match.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, cast
@@ -36,9 +37,11 @@ from referee.games.base import (
     JSON, Action, Event, Game, Observation, Outcome, Seat, State, audiences, derive_seed, ranks_from_keys,
 )
 from referee.games.leduc.actions import LeducAction, action_from_json, parse_action
-from referee.games.leduc.config import ANTE, MAX_PLAYERS, MAX_RAISES, MIN_PLAYERS, RAISE_AMOUNTS, RULES_VERSION
+from referee.games.leduc.config import (
+    ANTE, LUCK_SEATS, MAX_PLAYERS, MAX_RAISES, MIN_PLAYERS, RAISE_AMOUNTS, RULES_VERSION,
+)
 from referee.games.leduc.determinize import determinize
-from referee.games.leduc.luck import CORRECTED_SWING, LUCK_SEATS, hand_luck
+from referee.games.leduc.luck import CORRECTED_SWING, hand_luck
 from referee.games.leduc.observation import LeducObservation
 from referee.games.leduc.serialize import state_from_json as hand_from_json
 from referee.games.leduc.state import LeducState
@@ -181,9 +184,11 @@ class LeducHands(Game):
         number, chips = obj.get("hand"), obj.get("chips")
         if not isinstance(number, int) or not 1 <= number <= self.hands:
             raise ValueError(f"hand must be 1 to {self.hands}, not {number!r}")
-        if not isinstance(chips, list) or len(chips) != hand.players:
-            raise ValueError(f"chips must list one figure per seat ({hand.players})")
-        won, luck = _per_hand(obj, "won", hand.players), _per_hand(obj, "luck", hand.players)
+        if not isinstance(chips, list) or len(chips) != hand.players or not all(map(_is_figure, chips)):
+            raise ValueError(f"chips must list one number per seat ({hand.players})")
+        finished = number - 1 + hand.is_terminal()
+        won = _per_hand(obj, "won", hand.players, finished)
+        luck = _per_hand(obj, "luck", hand.players, finished if won and hand.players <= LUCK_SEATS else 0)
         return LeducHandsState(hand.players, int(obj.get("seed", 0)), self.hands, number, hand,
                                [float(c) for c in chips], won, luck)
 
@@ -201,12 +206,20 @@ class LeducHands(Game):
         return determinize(cast(LeducObservation, observation), rng)  # determinize checked its class
 
 
-def _per_hand(obj: Mapping[str, Any], key: str, players: int) -> list[tuple[float, ...]]:
+def _is_figure(value: object) -> bool:
+    """A finite number of JSON (not a boolean, a string or NaN)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _per_hand(obj: Mapping[str, Any], key: str, players: int, finished: int) -> list[tuple[float, ...]]:
     """A state's per-hand figures (`won`, `luck`; absent in a state written
-    before they were kept: none). Raises ValueError naming what is wrong."""
+    before they were kept: none): one row of `players` numbers for each of
+    the `finished` hands. Raises ValueError naming what is wrong."""
     rows = obj.get(key, [])
-    if not isinstance(rows, list) or any(not isinstance(r, list) or len(r) != players for r in rows):
-        raise ValueError(f"{key} must list one figure per seat ({players}) for each finished hand")
+    if not isinstance(rows, list) or (rows and len(rows) != finished) or any(
+            not isinstance(r, list) or len(r) != players or not all(map(_is_figure, r)) for r in rows):
+        raise ValueError(f"{key} must list a row of {players} numbers for each of the {finished} finished hands, "
+                         "or be left out")
     return [tuple(float(v) for v in r) for r in rows]
 
 

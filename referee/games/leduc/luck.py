@@ -43,21 +43,19 @@ from functools import lru_cache
 from referee.games.base import Action
 from referee.games.leduc.actions import BY_NAME
 from referee.games.leduc.cards import deck_size, rank
+from referee.games.leduc.config import LUCK_SEATS
 from referee.games.leduc.state import LeducState
 
 Values = tuple[float, ...]
 """Each seat's expected return from a history."""
 
-LUCK_SEATS = 3
-"""The largest table whose luck is measured. The values are cached by
-position: heads-up 486 of them, found in under 0.01 s; 3 seats 31,662 in
-0.17 s; 4 seats 2.1 million in 20 s, too much for a referee's process."""
-
 CORRECTED_SWING: dict[int, float] = {2: 31.11, 3: 48.39}
 """The largest difference two seats' chips less luck can have after one
 hand, by table size, rounded up: over every deal, betting and public card
 (5,520 hands heads-up: 31.109375, against 26 for the chips alone; 1,043,952
-at 3 seats: 48.3824..., against 39). A test enumerates them again."""
+at 3 seats: 48.3824..., against 39). tests/test_leduc_luck.py enumerates
+them again. Tables of more than LUCK_SEATS have no luck measured: theirs is
+hand_swing's."""
 
 _Position = tuple[object, ...]
 
