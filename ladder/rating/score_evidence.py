@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,7 +201,7 @@ def collect(sets: Iterable[Sequence[ScoredMatch]], basis: Basis, alpha: float) -
     return evidence
 
 
-def judged_deals(summary: dict[str, Any], seats: int, deals: int) -> tuple[tuple[float, ...], ...]:
+def judged_deals(summary: Mapping[str, Any], seats: int, deals: int) -> tuple[tuple[float, ...], ...]:
     """A summary's per-deal scores less their luck (L-7.5), or () where it
     keeps no per-deal scores of the right shape (an older record: the set
     then enters whole). A luck that is absent counts as none."""
