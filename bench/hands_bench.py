@@ -1,8 +1,8 @@
 """Leduc pairs judged hand by hand, measured: `python -m bench hands`.
 
 The built-in bots (in this process: random and a second copy of it, the
-heuristic, MCTS at a fixed number of iterations so that the machine's load
-does not change its play) play duplicate sets of Leduc heads-up exactly as
+heuristic, MCTS at two fixed numbers of iterations, so that the machine's
+load does not change its play) play duplicate sets of Leduc heads-up exactly as
 the ladder deals them: one seed, both seat rotations, 100 hands a match,
 through the one match loop (referee.match.play_bots), whose summaries carry
 each hand's chips and luck (rules L-7.5). The same sets are judged three
@@ -19,7 +19,8 @@ ways, by the ladder's own evidence code at its confidence and chip margin:
 Per pair: chips per 100 hands, the spread of one duplicate hand's
 difference with and without the luck, and their variance ratio. Matches to
 settle: the sets drawn again with replacement (the same draws for every
-arm) and fed to each arm's evidence until the pair is ordered either way or
+arm, each arm's units moved to the pair's common truth: `shifts`) and fed
+to each arm's evidence until the pair is ordered either way or
 indistinguishable within the chip margin (SCORE_MARGIN per 100 hands); the
 mean over `--replicates` runs with a 95 % interval, two matches a set.
 "Every pair" is their sum: a heads-up ladder plays one pair a set.
@@ -65,11 +66,15 @@ BEFORE_GRID = 2 * 26 * 100
 
 Maker = Callable[[int], Bot]
 
+COPIES = frozenset({("random", "random-b")})
+"""Pairs of one bot twice: their mean is even exactly, by symmetry."""
+
 ROSTER: dict[str, Maker] = {
     "random": lambda seed: RandomBot(),
     "random-b": lambda seed: RandomBot(),
     "heuristic": lambda seed: HeuristicBot(),
     "mcts-i50": lambda seed: MctsBot(move_time=None, iterations=50, seed=seed),
+    "mcts-i200": lambda seed: MctsBot(move_time=None, iterations=200, seed=seed),
 }
 
 
@@ -117,24 +122,46 @@ def play_pair(pair: tuple[str, str], sets: int, seed: int) -> tuple[tuple[str, s
     return pair, played, time.perf_counter() - start
 
 
-def units_of(played: PlayedSet, arm: Arm) -> list[float]:
+def units_of(played: PlayedSet, arm: Arm, shift: float = 0.0) -> list[float]:
+    """The set's units for `arm`, each moved by `shift` on the arm's scale."""
     matches = played.judged if arm.luck else played.raw
     if arm.hands:
         units = deal_units(0, 1, matches, judged_swing)
-        assert units is not None
-        return units
-    whole = set_score(0, 1, matches, hand_swing)
-    assert whole is not None
-    return [whole]
+    else:
+        whole = set_score(0, 1, matches, hand_swing)
+        units = None if whole is None else [whole]
+    assert units is not None
+    return [u + shift for u in units]
+
+
+def bound_of(arm: Arm) -> float:
+    """The arm's bound on a unit's chip difference (heads-up)."""
+    return judged_swing(2) if arm.hands else hand_swing(2)
+
+
+def chips_per_hand(played: Sequence[PlayedSet], arm: Arm) -> list[float]:
+    """Each duplicate hand's difference in chips (the hands arms' units back in chips)."""
+    return [(u - 0.5) * 2 * bound_of(arm) for s in played for u in units_of(s, arm)]
+
+
+def shifts(pair: tuple[str, str], played: Sequence[PlayedSet]) -> dict[Arm, float]:
+    """Per arm, what moves its mean over the played sets to the pair's
+    common truth: 0 for two copies of one bot, else the mean of the two
+    estimates (chips alone, less luck; both unbiased). Drawn again, an
+    arm's sets would otherwise keep their own sampling luck in the mean,
+    and the arm nearer to the edge of the margin would look slower."""
+    raw = statistics.fmean(chips_per_hand(played, ARMS[1]))
+    judged = statistics.fmean(chips_per_hand(played, ARMS[2]))
+    truth = 0.0 if pair in COPIES else (raw + judged) / 2
+    return {arm: (truth - (judged if arm.luck else raw)) / (2 * bound_of(arm)) for arm in ARMS}
 
 
 def margin_of(arm: Arm) -> float:
     """The chip margin on the arm's [0, 1] scale."""
-    bound = judged_swing(2) if arm.hands else hand_swing(2)
-    return SCORE_MARGIN / HANDS / (2 * bound)
+    return SCORE_MARGIN / HANDS / (2 * bound_of(arm))
 
 
-def sets_to_settle(played: Sequence[PlayedSet], arm: Arm, order: Sequence[int], alpha: float) -> int:
+def sets_to_settle(played: Sequence[PlayedSet], arm: Arm, order: Sequence[int], alpha: float, shift: float) -> int:
     evidence: Evidence
     if arm.hands:
         evidence = hand = HandEvidence(alpha)
@@ -142,7 +169,7 @@ def sets_to_settle(played: Sequence[PlayedSet], arm: Arm, order: Sequence[int], 
         evidence = whole = PairEvidence(alpha, grid=BEFORE_GRID)
     margin = margin_of(arm)
     for n, index in enumerate(itertools.islice(itertools.cycle(order), MAX_SETS), start=1):
-        units = units_of(played[index], arm)
+        units = units_of(played[index], arm, shift)
         if arm.hands:
             hand.add_set(units)
         else:
@@ -160,9 +187,7 @@ def interval(values: Sequence[float]) -> str:
 
 def pair_row(pair: tuple[str, str], played: Sequence[PlayedSet]) -> str:
     """Chips per 100 hands and one duplicate hand's spread, raw and less luck."""
-    bound = judged_swing(2)
-    raw = [(u - 0.5) * 2 * bound for s in played for u in units_of(s, ARMS[1])]
-    judged = [(u - 0.5) * 2 * bound for s in played for u in units_of(s, ARMS[2])]
+    raw, judged = chips_per_hand(played, ARMS[1]), chips_per_hand(played, ARMS[2])
     half = 1.96 / math.sqrt(len(raw))
     ratio = statistics.variance(judged) / statistics.variance(raw)
     return (f"| {pair[0]} – {pair[1]} | {len(played)} | {100 * statistics.fmean(raw):+.1f} ± "
@@ -173,7 +198,7 @@ def pair_row(pair: tuple[str, str], played: Sequence[PlayedSet]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", type=int, default=24, help="duplicate sets played per pair (default 24)")
+    parser.add_argument("--sets", type=int, default=80, help="duplicate sets played per pair (default 80)")
     parser.add_argument("--replicates", type=int, default=40, help="bootstrap runs of the stopping rule")
     parser.add_argument("--seed", type=int, default=2811)
     parser.add_argument("--workers", type=int, default=2)
@@ -191,8 +216,9 @@ def main() -> None:
         totals = dict.fromkeys(ARMS, 0.0)
         for pair, played, _ in measured:
             order = [rng.randrange(len(played)) for _ in range(MAX_SETS)]
+            moved = shifts(pair, played)
             for arm in ARMS:
-                matches = 2 * sets_to_settle(played, arm, order, alpha)
+                matches = 2 * sets_to_settle(played, arm, order, alpha, moved[arm])
                 needed[arm][pair].append(matches)
                 totals[arm] += matches
         for arm in ARMS:
@@ -208,7 +234,7 @@ def main() -> None:
 
 One duplicate hand's difference d (a's chips less b's, the mean of the
 two rotations' hand h), per pair: its mean as chips per 100 hands with a
-95 % interval, chips alone and chips less luck (rules L-7.5), its spread
+95 % interval, chips alone and chips less luck ([rules](rules/leduc.md) L-7.5), its spread
 (sd, chips) each way and the variance ratio (less luck / alone).
 
 | pair | sets | chips/100 | less luck, chips/100 | sd | sd less luck | variance ratio |
@@ -218,7 +244,9 @@ two rotations' hand h), per pair: its mean as chips per 100 hands with a
 Matches to settle (ordered either way, or indistinguishable within
 ±{SCORE_MARGIN:g} chips per 100 hands, each verdict wrong at most
 {alpha:.0%} of the time), mean ± 95 % over the bootstrap runs; a run stops
-at {MAX_SETS} sets; the last column compares every pair with the arm before.
+at {MAX_SETS} sets; each arm's units moved to the pair's common truth
+(0 for {', '.join(' and '.join(p) for p in sorted(COPIES))}, two copies of one bot; else the mean of the two
+estimates above); the last column compares every pair with the arm before.
 
 | arm | every pair | {' | '.join(names)} | every pair / before |
 |---|---|{'---|' * len(pairs)}---|
