@@ -68,8 +68,9 @@ TOLERANCE = 1e-9
 
 
 class ScoreOutOfBounds(ValueError):
-    """A set's score difference lies outside the bound the evidence was
-    declared with: refused, as the evidence would lose its guarantee."""
+    """A unit's score difference (a deal's, or a set's per deal) lies
+    outside the bound the evidence was declared with: refused, as the
+    evidence would lose its guarantee."""
 
 
 @dataclass(frozen=True)

@@ -326,14 +326,24 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: everything inside lands, or nothing does."""
+        """One write transaction: everything inside lands, or nothing does.
+
+        A signal (KeyboardInterrupt) may strike between any two statements:
+        before the COMMIT has run (the transaction is rolled back), right
+        after BEGIN (the next transaction finds it open, with nothing
+        written, and rolls it back first), or after the COMMIT (it landed).
+        The shutdown test sends signals at random moments and caught the
+        second: "cannot start a transaction within a transaction"."""
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield self._conn
+            self._conn.execute("COMMIT")
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
             raise
-        self._conn.execute("COMMIT")
 
     def meta(self, key: str) -> str | None:
         """A value of the `meta` table (None if unset)."""
