@@ -14,6 +14,7 @@ from ladder.rating.hand_evidence import HandEvidence
 from ladder.rating.score_evidence import (ScoredMatch, ScoreOutOfBounds, basis_of, deal_units, judged_deals,
                                           score_pair_evidence)
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN
+from ladder.reporting.render import versus_report
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder_support import ChipRunner, add_bots, open_store
@@ -157,3 +158,23 @@ def test_an_even_pair_is_indistinguishable_by_its_hands(tmp_path: Path) -> None:
         evidence = score_pair_evidence(store, "leduc", basis, DEFAULT_CONFIDENCE)[pair_key(a, b)]
     assert isinstance(evidence, HandEvidence) and evidence.units == 100 * evidence.n
     assert -10 <= basis.rate(evidence.low) and basis.rate(evidence.high) <= 10
+
+
+@pytest.mark.parametrize(("edge", "verdict", "most"), [(0.5, "H1", 20), (0.0, "H0", 200)])
+def test_versus_by_chips_decides_from_the_hands_interval(tmp_path: Path, edge: float, verdict: str, most: int) -> None:
+    """--versus by chips: H1 once the hands' interval lies above 0, H0 once
+    it lies below the +10 chips per 100 hands H1 claims (each at most
+    min(alpha, beta) wrong); the report shows the interval."""
+    with open_store(tmp_path) as store:
+        new, old = add_bots(store, ["new", "old"], game="leduc")
+        runner = ChipRunner(edge={new: edge}, least_luck=1.0, most_luck=2.0, noise=0.5)
+        ladder = Ladder(store, InlinePool(runner), LadderConfig(game="leduc", sizes=(2,), matches=400, versus=(new, old),
+                                                                seed=10))
+        ladder.run()
+    versus = ladder.status.versus
+    assert versus is not None and versus.basis == "chips" and versus.verdict == verdict
+    assert versus.interval is not None and ladder.status.played <= most, ladder.status.played
+    low, high = versus.interval
+    assert (low >= 0) if verdict == "H1" else (high <= 10 and low > -10)
+    text = versus_report(versus, {new: "new", old: "old"}, 2).plain
+    assert f"({verdict} accepted)" in text and "hand by hand" in text and f"[{low:+.1f}, {high:+.1f}] at 90%" in text

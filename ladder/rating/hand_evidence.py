@@ -184,12 +184,16 @@ class HandEvidence:
         """Roughly how many more shared sets the pair needs, the nearer way
         (ordered, or within the margin), if its units went on with their
         mean and spread: an estimate, not a promise."""
-        per_set = self.units / self.n if self.n else 1.0
         gap = abs(self.mean - 0.5)
-        need = max(gap, margin - gap) if gap < margin else gap  # the wider half-width of the two verdicts
-        if need <= ROUNDING:
+        return self.sets_to_narrow(max(gap, margin - gap) if gap < margin else gap)  # the nearer verdict's width
+
+    def sets_to_narrow(self, width: float) -> int:
+        """Roughly how many more shared sets bring the half-width down to
+        `width` at the current spread (MAX_PROJECTED_SETS + 1: more than that)."""
+        if width <= ROUNDING:
             return MAX_PROJECTED_SETS + 1
-        more = (units_for(need, self.variance, self.alpha) - self.units) / per_set
+        per_set = self.units / self.n if self.n else 1.0
+        more = (units_for(width, self.variance, self.alpha) - self.units) / per_set
         return MAX_PROJECTED_SETS + 1 if more > MAX_PROJECTED_SETS else max(1, math.ceil(more))
 
 

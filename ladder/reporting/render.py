@@ -188,8 +188,9 @@ def pairs_report(status: RunStatus, names: dict[int, str], set_size: float) -> T
 
 
 def versus_report(versus: Versus, names: dict[int, str], set_size: float) -> Text:
-    """The SPRT's verdict on --versus NEW OLD and its evidence (undecided:
-    roughly how many more sets and matches it needs)."""
+    """The verdict on --versus NEW OLD and its evidence (undecided: roughly
+    how many more sets and matches it needs): the SPRT's by places, the
+    hands' interval by a score."""
     new, old = safe_line(names.get(versus.new, versus.new)), safe_line(names.get(versus.old, versus.old))
     sprt = versus.sprt
     verdict = versus.verdict
@@ -200,20 +201,36 @@ def versus_report(versus: Versus, names: dict[int, str], set_size: float) -> Tex
         head = f"{new} is not better than {old} by {by} (H0 accepted)"
     else:
         head = f"no verdict on {new} against {old}: the budget ran out"
-    scored = ("(1 = always ahead, ties half)" if versus.basis == PLACES else
-              f"by {versus.basis} (1/2 + the {versus.basis} difference per deal over twice its bound: "
-              f"{versus.rate or 0:+.1f} {versus.unit})")
+    if versus.interval is not None:
+        return Text(head + ": " + _interval_evidence(versus, new, old, set_size))
     text = Text(
         f"{head}: {new} scored {versus.mean:.3f} against {old} over {len(versus.scores)} shared duplicate sets "
-        f"{scored}; log-likelihood ratio {versus.llr:.2f}, bounds {sprt.lower:.2f} and "
+        f"(1 = always ahead, ties half); log-likelihood ratio {versus.llr:.2f}, bounds {sprt.lower:.2f} and "
         f"{sprt.upper:.2f}; H0: score 0.5, H1: score {sprt.mu1:g}, alpha {sprt.alpha:g}, beta {sprt.beta:g}"
     )
     if verdict is None:
         more = sets_to_decide(sprt, versus.scores, versus.bounds) if versus.scores else math.inf
-        text.append("; needs " + ("far more shared sets than that" if more > MAX_PROJECTED_SETS else
-                                  f"about {math.ceil(more)} more shared sets (~{round(math.ceil(more) * set_size)} "
-                                  "matches)"))
+        text.append("; needs " + _more(more, set_size))
     return text
+
+
+def _interval_evidence(versus: Versus, new: str, old: str, set_size: float) -> str:
+    """--versus by a score: NEW's rate and its interval, hand by hand."""
+    assert versus.interval is not None
+    low, high = versus.interval
+    level = 1 - 2 * min(versus.sprt.alpha, versus.sprt.beta)
+    text = (f"{new} won {versus.rate or 0:+.1f} {versus.unit} from {old} over {len(versus.scores)} shared duplicate "
+            f"sets by {versus.basis}, hand by hand with each hand's luck taken out, interval [{low:+.1f}, "
+            f"{high:+.1f}] at {level:.0%}; H1: the interval above 0, H0: below +{versus.margin:g}")
+    if versus.verdict is None:
+        text += "; needs " + _more(versus.more_sets if versus.more_sets is not None else math.inf, set_size)
+    return text
+
+
+def _more(sets: float, set_size: float) -> str:
+    if sets > MAX_PROJECTED_SETS:
+        return "far more shared sets than that"
+    return f"about {math.ceil(sets)} more shared sets (~{round(math.ceil(sets) * set_size)} matches)"
 
 
 def h2h_table(store: Store, game: str, rows: Sequence[Standing], rule_set: str = "") -> Table:

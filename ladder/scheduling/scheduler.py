@@ -45,7 +45,8 @@ from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.rating.control_variate import corrected_pair_evidence, helps
 from ladder.rating.evidence import PLACES, Evidence, pair_key
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
-from ladder.rating.sprt import Sprt
+from ladder.rating.sprt import H0, H1, Sprt
+from ladder.rating.hand_evidence import HandEvidence
 from ladder.rating.score_evidence import SCORE_MARGIN, Basis, basis_of, score_pair_evidence
 from ladder.rating.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
@@ -164,6 +165,15 @@ class Versus:
     """By a score: the rate's unit ("chips per 100 hands")."""
     margin: float | None = None
     """By a score: the improvement H1 claims, in `unit`."""
+    interval: tuple[float, float] | None = None
+    """By a score, the verdict's evidence instead of the SPRT's likelihood
+    ratio: the confidence sequence's interval for NEW's rate in `unit`,
+    hand by hand (ladder.rating.hand_evidence), at confidence
+    1 - 2 min(alpha, beta), so that each wrong verdict has at most the
+    error rate asked."""
+    more_sets: int | None = None
+    """By a score, undecided: about how many more shared sets narrow the
+    interval enough for a verdict."""
 
     @property
     def llr(self) -> float:
@@ -171,8 +181,15 @@ class Versus:
 
     @property
     def verdict(self) -> str | None:
-        """H1 (NEW is better), H0 (it is not) or None (undecided)."""
-        return self.sprt.decide(self.llr) if self.scores else None
+        """H1 (NEW is better), H0 (it is not) or None (undecided). By a
+        score: H1 when the interval lies above 1/2, H0 when it lies below
+        H1's score (NEW is not better by the margin); else the SPRT's."""
+        if not self.scores:
+            return None
+        if self.interval is not None and self.margin is not None:
+            low, high = self.interval
+            return H1 if low >= 0 else H0 if high <= self.margin else None
+        return self.sprt.decide(self.llr)
 
     @property
     def mean(self) -> float:
@@ -305,20 +322,40 @@ class Ladder:
         basis = self.basis()
         evidence = self._evidence(basis)
         if self.config.versus is not None:
-            new, old = self.config.versus
-            found = evidence.get(pair_key(new, old), basis.evidence(1 - self.config.confidence))
-            seen = found if new < old else found.flipped()  # from NEW's side
-            # by a score, H1 claims score_margin per 100 deals (10 chips per 100 hands), on the score's scale
-            sprt = replace(self.config.sprt, margin=basis.margin) if basis.by_score else self.config.sprt
-            rate = basis.rate(seen.mean) if basis.by_score and seen.n else None
-            self.status.versus = Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name, rate,
-                                       basis.unit, self.config.score_margin if basis.by_score else None)
+            self.status.versus = self._versus(basis, evidence)
             self.status.stable = self.status.versus.verdict is not None
             return
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
                                            margin=basis.margin, basis=basis.name,
                                            empty=basis.evidence(1 - self.config.confidence))
         self.status.stable = len(self.status.pairs) >= 1 and all_settled(self.status.pairs)
+
+    def _versus(self, basis: Basis, evidence: Mapping[tuple[int, int], Evidence]) -> "Versus":
+        """Where --versus NEW OLD stands. By places, the SPRT on the sets'
+        scores; by a score, the hands' confidence sequence at confidence
+        1 - 2 min(alpha, beta) (computed anew at that level): the
+        likelihood ratio of whole sets, like their betting sequence, is held
+        to the bound (docs/ladder.md, "Pairs judged by chips")."""
+        assert self.config.versus is not None
+        new, old = self.config.versus
+        sprt = self.config.sprt
+        if not basis.by_score:
+            found = evidence.get(pair_key(new, old), basis.evidence(1 - self.config.confidence))
+            seen = found if new < old else found.flipped()  # from NEW's side
+            return Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name)
+        sprt = replace(sprt, margin=basis.margin)  # H1 claims score_margin per 100 deals, on the score's scale
+        level = 1 - 2 * min(sprt.alpha, sprt.beta)
+        found = score_pair_evidence(self.store, self.config.game, basis, level, rule_set=self.config.rule_set).get(
+            pair_key(new, old), basis.evidence(1 - level))
+        seen = found if new < old else found.flipped()
+        rate = basis.rate(seen.mean) if seen.n else None
+        versus = Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name, rate, basis.unit,
+                        self.config.score_margin, (basis.rate(seen.low), basis.rate(seen.high)))
+        if versus.verdict is None:
+            need = max(seen.mean - 0.5, sprt.mu1 - seen.mean)  # the wider half-width of the two verdicts
+            more = seen.sets_to_narrow(need) if isinstance(seen, HandEvidence) else seen.more_sets(sprt.margin)
+            versus = replace(versus, more_sets=more)
+        return versus
 
     # -- planning -------------------------------------------------------------
 
