@@ -220,7 +220,7 @@ def _interval_evidence(versus: Versus, new: str, old: str, set_size: float) -> s
     low, high = versus.interval
     level = 1 - 2 * min(versus.sprt.alpha, versus.sprt.beta)
     text = (f"{new} won {versus.rate or 0:+.1f} {versus.unit} from {old} over {len(versus.scores)} shared duplicate "
-            f"sets by {versus.basis}, hand by hand with each hand's luck taken out, interval [{low:+.1f}, "
+            f"sets by {versus.basis}, hand by hand, less each hand's luck where measured, interval [{low:+.1f}, "
             f"{high:+.1f}] at {level:.0%}; H1: the interval above 0, H0: below +{versus.margin:g}")
     if versus.verdict is None:
         text += "; needs " + _more(versus.more_sets if versus.more_sets is not None else math.inf, set_size)

@@ -44,9 +44,9 @@ from dataclasses import dataclass, field, replace
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
 from ladder.rating.control_variate import corrected_pair_evidence, helps
 from ladder.rating.evidence import PLACES, Evidence, pair_key
+from ladder.rating.hand_evidence import HandEvidence
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import H0, H1, Sprt
-from ladder.rating.hand_evidence import HandEvidence
 from ladder.rating.score_evidence import SCORE_MARGIN, Basis, basis_of, score_pair_evidence
 from ladder.rating.standings import RATING_MODEL_KEY, pair_evidence
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
@@ -182,8 +182,8 @@ class Versus:
     @property
     def verdict(self) -> str | None:
         """H1 (NEW is better), H0 (it is not) or None (undecided). By a
-        score: H1 when the interval lies above 1/2, H0 when it lies below
-        H1's score (NEW is not better by the margin); else the SPRT's."""
+        score: H1 when the interval lies above 0, H0 when it lies below the
+        margin H1 claims (NEW is not better by it); by places, the SPRT's."""
         if not self.scores:
             return None
         if self.interval is not None and self.margin is not None:
@@ -314,47 +314,46 @@ class Ladder:
 
     def refresh(self) -> None:
         """Judge the evidence anew: the adjacent pairs (and whether all are
-        settled), or the SPRT of --versus. A run asking neither skips it:
+        settled), or where --versus stands. A run asking neither skips it:
         reading every result after every match costs a long-running ladder
         more as its store grows."""
         if not self.config.until_stable and self.config.versus is None:
             return
         basis = self.basis()
-        evidence = self._evidence(basis)
         if self.config.versus is not None:
-            self.status.versus = self._versus(basis, evidence)
+            self.status.versus = self._versus(basis)
             self.status.stable = self.status.versus.verdict is not None
             return
+        evidence = self._evidence(basis)
         self.status.pairs = adjacent_pairs(self.ranking(), evidence, confidence=self.config.confidence,
                                            margin=basis.margin, basis=basis.name,
                                            empty=basis.evidence(1 - self.config.confidence))
         self.status.stable = len(self.status.pairs) >= 1 and all_settled(self.status.pairs)
 
-    def _versus(self, basis: Basis, evidence: Mapping[tuple[int, int], Evidence]) -> "Versus":
+    def _versus(self, basis: Basis) -> "Versus":
         """Where --versus NEW OLD stands. By places, the SPRT on the sets'
         scores; by a score, the hands' confidence sequence at confidence
-        1 - 2 min(alpha, beta) (computed anew at that level): the
-        likelihood ratio of whole sets, like their betting sequence, is held
-        to the bound (docs/ladder.md, "Pairs judged by chips")."""
+        1 - 2 min(alpha, beta): the likelihood ratio of whole sets, like
+        their betting sequence, is held to the bound (docs/ladder.md,
+        "Pairs judged by chips")."""
         assert self.config.versus is not None
         new, old = self.config.versus
         sprt = self.config.sprt
         if not basis.by_score:
-            found = evidence.get(pair_key(new, old), basis.evidence(1 - self.config.confidence))
+            found = self._evidence(basis).get(pair_key(new, old), basis.evidence(1 - self.config.confidence))
             seen = found if new < old else found.flipped()  # from NEW's side
             return Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name)
         sprt = replace(sprt, margin=basis.margin)  # H1 claims score_margin per 100 deals, on the score's scale
         level = 1 - 2 * min(sprt.alpha, sprt.beta)
         found = score_pair_evidence(self.store, self.config.game, basis, level, rule_set=self.config.rule_set).get(
-            pair_key(new, old), basis.evidence(1 - level))
+            pair_key(new, old), HandEvidence(1 - level))
         seen = found if new < old else found.flipped()
         rate = basis.rate(seen.mean) if seen.n else None
         versus = Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name, rate, basis.unit,
                         self.config.score_margin, (basis.rate(seen.low), basis.rate(seen.high)))
         if versus.verdict is None:
             need = max(seen.mean - 0.5, sprt.mu1 - seen.mean)  # the wider half-width of the two verdicts
-            more = seen.sets_to_narrow(need) if isinstance(seen, HandEvidence) else seen.more_sets(sprt.margin)
-            versus = replace(versus, more_sets=more)
+            versus = replace(versus, more_sets=seen.sets_to_narrow(need))
         return versus
 
     # -- planning -------------------------------------------------------------
