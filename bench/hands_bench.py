@@ -230,7 +230,7 @@ def main() -> None:
                    f"{' | '.join(interval(needed[arm][p]) for p in pairs)} | "
                    f"{statistics.fmean(every[arm]) / before:.3f} |" for arm in ARMS]
     seconds = time.perf_counter() - start
-    body = f"""{machine_summary()}; {args.sets} duplicate sets of {HANDS} hands a pair, {len(pairs)} pairs, in {seconds:.0f} s; {args.replicates} bootstrap runs.
+    body = f"""Measured by `python -m bench hands` (bench/hands_bench.py) on {machine_summary()}; {args.sets} duplicate sets of {HANDS} hands a pair, {len(pairs)} pairs, in {seconds:.0f} s; {args.replicates} bootstrap runs.
 
 One duplicate hand's difference d (a's chips less b's, the mean of the
 two rotations' hand h), per pair: its mean as chips per 100 hands with a
