@@ -2,10 +2,11 @@
 hand, each hand's chips less its luck.
 
 A duplicate set of 100-hand matches is one draw of a pair's mean chip
-difference, which lies within the bound of one hand (ladder.rating.
-score_evidence): a confidence sequence that may assume nothing but that
-bound can bet only about mean / bound a set, whatever the spread, and two
-bots a chip a hand apart took 79 sets to order. The same set holds 100
+difference, which lies within the bound of one hand
+(ladder.rating.score_evidence): a confidence sequence that may assume
+nothing but that bound can bet only about mean / bound a set, whatever the
+spread, and the heuristic and the random bot, 1.8 chips a hand apart, took
+79 sets to order. The same set holds 100
 **duplicate hands**: hand h of every rotation, the same cards played from
 every seat (L-7.2). Each is a unit within the same bound, a hundred times
 as many, so the sequence's bets follow the hands' own spread instead of the
@@ -70,8 +71,8 @@ BETS = 32
 about 1.27 times the one before), equally weighted."""
 
 SMALLEST_BET = 1e-3
-"""Suits a gap about a thousandth of the spread's square: below any pair a
-ladder could settle."""
+"""The best constant bet is about gap / variance: this one suits a gap of
+a thousandth of a unit's variance, below any pair a ladder could settle."""
 
 
 @lru_cache(maxsize=1)
