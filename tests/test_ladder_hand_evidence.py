@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ladder.rating.evidence import INDISTINGUISHABLE, ORDERED, PairEvidence, kind_of, pair_key
@@ -102,16 +103,17 @@ def test_a_units_difference_is_the_seats_chips_less_luck_from_both_rotations() -
     summary = {"hands": 2, "scores": [3.0, -3.0], "deal_scores": [[5.0, -5.0], [-2.0, 2.0]],
                "deal_luck": [[4.0, -4.0], [0.5, -0.5]]}
     judged = judged_deals(summary, 2, 2)
-    assert judged == ((1.0, -1.0), (-2.5, 2.5))
-    assert judged_deals({**summary, "deal_luck": [[1.0]]}, 2, 2) == ()  # malformed: the set enters whole
-    assert judged_deals({"hands": 2, "scores": [3.0, -3.0]}, 2, 2) == ()  # a record before L-7.5
-    other = ((0.5, -0.5), (1.5, -1.5))  # the second rotation, bot 2 in seat 0
+    assert judged is not None and judged.tolist() == [[1.0, -1.0], [-2.5, 2.5]]
+    assert judged_deals({**summary, "deal_luck": [[1.0]]}, 2, 2) is None  # malformed: the set enters whole
+    assert judged_deals({**summary, "deal_scores": [[1.0, "x"], [0.0, 0.0]]}, 2, 2) is None
+    assert judged_deals({"hands": 2, "scores": [3.0, -3.0]}, 2, 2) is None  # a record before L-7.5
+    other = np.array([[0.5, -0.5], [1.5, -1.5]])  # the second rotation, bot 2 in seat 0
     matches = [ScoredMatch((1, 2), (3.0, -3.0), 2, judged), ScoredMatch((2, 1), (2.0, -2.0), 2, other)]
     bound = judged_swing(2)
     # bot 1 less bot 2, hand 1: +2 in the first rotation, -1 in the second; hand 2: -5, then -3
     units = deal_units(1, 2, matches, judged_swing)
     assert units == pytest.approx([0.5 + 0.5 / (2 * bound), 0.5 - 4.0 / (2 * bound)])
-    forged = [ScoredMatch((1, 2), (0.0, 0.0), 2, ((16.0, -16.0), (0.0, 0.0)))]
+    forged = [ScoredMatch((1, 2), (0.0, 0.0), 2, np.array([[16.0, -16.0], [0.0, 0.0]]))]
     with pytest.raises(ScoreOutOfBounds, match="beyond the bound"):
         deal_units(1, 2, forged, judged_swing)
 

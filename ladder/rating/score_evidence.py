@@ -52,6 +52,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ladder.rating.evidence import GRID, PLACES, Evidence, PairEvidence
 from ladder.rating.hand_evidence import HandEvidence
 from ladder.store.database import Store
@@ -121,7 +124,7 @@ def basis_of(game: str, margin: float, *, by_score: bool = True, score_margin: f
                  f"{declared.score} per {declared.per} {declared.parameter}", seats)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # eq=False: numpy arrays have no truth value to compare by
 class ScoredMatch:
     """One match of a set as the evidence reads it."""
 
@@ -130,9 +133,9 @@ class ScoredMatch:
     scores: Sequence[float]
     """Each seat's score (chips won in all the deals)."""
     deals: int
-    judged: Sequence[Sequence[float]] = ()
+    judged: npt.NDArray[np.float64] | None = None
     """Each deal's score less its luck, by seat (L-7.5), in the order
-    played; empty where the record keeps no per-deal figures."""
+    played (deals x seats); None where the record keeps no per-deal figures."""
 
 
 def _difference(a: int, b: int, match: ScoredMatch, gap: float, deals: int, bound: Callable[[int], float]) -> float:
@@ -166,21 +169,22 @@ def set_score(a: int, b: int, matches: Iterable[ScoredMatch], bound: Callable[[i
 def deal_units(a: int, b: int, matches: Iterable[ScoredMatch], bound: Callable[[int], float]) -> list[float] | None:
     """a's units against b, one per duplicate deal of the set: deal h's
     1/2 + d_h / (2 B), d_h the mean over the matches where both sat of
-    their judged difference in deal h. None when they never sat together
-    or a match where they did keeps no per-deal figures (the set is then
-    one unit, `set_score`). Raises ScoreOutOfBounds beyond the bound."""
+    their judged difference in deal h, each scaled by its own table's B.
+    None when they never sat together or a match where they did keeps no
+    per-deal figures (the set is then one unit, `set_score`). Raises
+    ScoreOutOfBounds beyond the bound."""
     shared = [m for m in matches if a in m.bots and b in m.bots]
-    if not shared or any(not m.judged or len(m.judged) != len(shared[0].judged) for m in shared):
+    tables = [m.judged for m in shared if m.judged is not None]
+    if not shared or len(tables) < len(shared) or len({len(t) for t in tables}) != 1:
         return None
-    units = []
-    for deal in range(len(shared[0].judged)):
-        shares = []
-        for match in shared:
-            row = match.judged[deal]
-            gap = float(row[list(match.bots).index(a)]) - float(row[list(match.bots).index(b)])
-            shares.append(_difference(a, b, match, gap, 1, bound))
-        units.append(0.5 + sum(shares) / (2 * len(shares)))
-    return units
+    shares = []
+    for match, table in zip(shared, tables):
+        bots = list(match.bots)
+        gaps = table[:, bots.index(a)] - table[:, bots.index(b)]
+        worst = int(np.argmax(np.abs(gaps)))
+        _difference(a, b, match, float(gaps[worst]), 1, bound)  # the largest gap within the bound: all are
+        shares.append(gaps / bound(len(bots)))
+    return list(0.5 + np.mean(shares, axis=0) / 2)
 
 
 def collect(sets: Iterable[Sequence[ScoredMatch]], basis: Basis, alpha: float) -> dict[tuple[int, int], HandEvidence]:
@@ -202,26 +206,29 @@ def collect(sets: Iterable[Sequence[ScoredMatch]], basis: Basis, alpha: float) -
     return evidence
 
 
-def judged_deals(summary: Mapping[str, Any], seats: int, deals: int) -> tuple[tuple[float, ...], ...]:
-    """A summary's per-deal scores less their luck (L-7.5), or () where it
-    keeps no per-deal scores of the right shape (an older record: the set
-    then enters whole). A luck that is absent counts as none."""
-    scores, luck = summary.get("deal_scores"), summary.get("deal_luck", None)
-
-    def rows(value: object) -> list[list[float]] | None:
-        if (isinstance(value, list) and len(value) == deals
-                and all(isinstance(r, list) and len(r) == seats and all(isinstance(v, (int, float)) for v in r)
-                        for r in value)):
-            return value
+def judged_deals(summary: Mapping[str, Any], seats: int, deals: int) -> npt.NDArray[np.float64] | None:
+    """A summary's per-deal scores less their luck (L-7.5), deals x seats,
+    or None where it keeps no per-deal scores of that shape and finite (an
+    older record: the set then enters whole). A luck that is absent counts
+    as none."""
+    chips = _table(summary.get("deal_scores"), deals, seats)
+    luck = summary.get("deal_luck")
+    lucky = np.zeros((deals, seats)) if luck is None else _table(luck, deals, seats)
+    if chips is None or lucky is None:
         return None
+    return chips - lucky
 
-    chips = rows(scores)
-    if chips is None:
-        return ()
-    lucky = rows(luck) if luck is not None else [[0.0] * seats for _ in range(deals)]
-    if lucky is None:
-        return ()
-    return tuple(tuple(float(c) - float(l) for c, l in zip(c_row, l_row)) for c_row, l_row in zip(chips, lucky))
+
+def _table(value: object, deals: int, seats: int) -> npt.NDArray[np.float64] | None:
+    """A summary's list of per-deal rows as numbers, or None unless it is
+    `deals` rows of `seats` finite numbers."""
+    if not isinstance(value, list):
+        return None
+    try:
+        table = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    return table if table.shape == (deals, seats) and bool(np.isfinite(table).all()) else None
 
 
 def scored_sets(store: Store, game: str, parameter: str, rule_set: str = "") -> list[list[ScoredMatch]]:
