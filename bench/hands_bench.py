@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bench.luck_bench import interval
 from bench.recording import machine_summary, write_section
 from bots.heuristic import HeuristicBot
 from bots.mcts import MctsBot
@@ -177,12 +178,6 @@ def sets_to_settle(played: Sequence[PlayedSet], arm: Arm, order: Sequence[int], 
         if kind_of(evidence, margin) in SETTLED_EITHER_WAY:
             return n
     return MAX_SETS
-
-
-def interval(values: Sequence[float]) -> str:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return f"{mean:,.0f} ± {half:,.0f}"
 
 
 def pair_row(pair: tuple[str, str], played: Sequence[PlayedSet]) -> str:

@@ -180,3 +180,18 @@ def test_versus_by_chips_decides_from_the_hands_interval(tmp_path: Path, edge: f
     assert (low >= 0) if verdict == "H1" else (high <= 10 and low > -10)
     text = versus_report(versus, {new: "new", old: "old"}, 2).plain
     assert f"({verdict} accepted)" in text and "hand by hand" in text and f"[{low:+.1f}, {high:+.1f}] at 90%" in text
+
+
+def test_versus_by_chips_says_what_an_undecided_pair_still_needs(tmp_path: Path) -> None:
+    """A budget spent before the interval decides: no verdict, and the
+    report estimates the sets that would narrow it enough."""
+    with open_store(tmp_path) as store:
+        new, old = add_bots(store, ["new", "old"], game="leduc")
+        runner = ChipRunner(edge={new: 0.05}, least_luck=1.0, most_luck=2.0, noise=2.0)
+        ladder = Ladder(store, InlinePool(runner), LadderConfig(game="leduc", sizes=(2,), matches=4, versus=(new, old),
+                                                                seed=11))
+        ladder.run()
+    versus = ladder.status.versus
+    assert versus is not None and versus.verdict is None and versus.more_sets is not None and versus.more_sets > 1
+    text = versus_report(versus, {new: "new", old: "old"}, 2).plain
+    assert "the budget ran out" in text and f"about {versus.more_sets} more shared sets" in text
