@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 from ladder.rating.control_variate import (
-    MIN_SETS, CorrectedPair, Deal, collect_corrected, corrected_pair_evidence, correction, reference_places,
-    shadow_seeds,
+    MIN_SETS, CorrectedCollector, CorrectedPair, Deal, collect_corrected, corrected_pair_evidence, correction,
+    reference_places, shadow_seeds,
 )
 from ladder.rating.evidence import PairEvidence, collect, pair_key, verdict_for
 from ladder.rating.sprt import Sprt
@@ -203,11 +203,12 @@ def test_a_ladder_stops_on_corrected_scores_only_where_they_were_measured_to_hel
     of three seats: raw (docs/ladder.md, "Less luck per match")."""
     asked: list[str] = []
 
-    def corrected_evidence(*args: object, **kwargs: object) -> object:
-        asked.append(game)
-        return corrected_pair_evidence(*args, **kwargs)  # type: ignore[arg-type]
+    class Corrected(CorrectedCollector):
+        def __init__(self, alpha: float) -> None:
+            asked.append(game)
+            super().__init__(alpha)
 
-    monkeypatch.setattr(scheduler, "corrected_pair_evidence", corrected_evidence)
+    monkeypatch.setattr(scheduler, "CorrectedCollector", Corrected)
     with open_store(tmp_path) as store:
         ids = add_bots(store, ["a", "b", "c"], game=game)
         runner = FakeRunner(strength=dict(zip(ids, [0.0, 0.6, 1.2])), luck=1.0)

@@ -11,11 +11,11 @@ from pathlib import Path
 from click.testing import CliRunner
 from rich.console import Console
 
-from ladder.rating.standings import finished_sets, pair_statuses, standings, to_json
+from ladder.rating.standings import pair_statuses, standings, to_json
 from ladder.reporting.render import standings_table
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
-from ladder.store.database import SeatRow, Store
+from ladder.store.database import Store
 from ladder.store.schema import MIGRATIONS
 from ladder_support import FakeRunner, add_bots, open_store
 from referee.cli.main import cli
@@ -73,16 +73,6 @@ def test_strikes_stored_before_their_reasons_are_read_back_from_the_records(tmp_
     with Store(data / "ladder.sqlite") as store:
         assert store.schema_version() == len(MIGRATIONS)
         assert [r.strike_reasons for r in store.seat_rows("gnadenlos")] == [{"timeout": 1}, {}]
-
-
-def test_a_set_counts_as_evidence_only_once_it_is_whole() -> None:
-    def row(match: str, seq: int, set_id: str, bot: int, place: int) -> SeatRow:
-        return SeatRow(match, seq, 2, bot - 1, bot, place, place, None, "now", set_id)
-
-    rows = [row("a0", 1, "a", 1, 0), row("a0", 1, "a", 2, 1), row("b0", 2, "b", 1, 1), row("b0", 2, "b", 2, 0),
-            row("a1", 3, "a", 2, 0), row("a1", 3, "a", 1, 1)]
-    assert [len(s) for s in finished_sets(rows, pending=set())] == [1, 2]  # b finished first
-    assert [len(s) for s in finished_sets(rows, pending={"a"})] == [1]
 
 
 def test_at_80_columns_a_long_name_and_the_rating_are_never_cut(tmp_path: Path) -> None:

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ladder.rating.evidence import PairEvidence
+from ladder.rating.set_feed import StoredMatch, whole_store
 from ladder.store.database import Store
 from referee.games import load_game
 from referee.games.base import derive_seed
@@ -190,46 +191,59 @@ class CorrectedPair:
         self.products += x * c
 
 
+class CorrectedCollector:
+    """The evidence by places with the reference's correction being built,
+    set by set in the order they finished (a ladder.rating.set_feed.Collector):
+    each pair's coefficient is learned from its sets before."""
+
+    def __init__(self, alpha: float, places: Places = reference_places) -> None:
+        self.alpha, self.places = alpha, places
+        self.pairs: dict[tuple[int, int], CorrectedPair] = {}
+
+    def add_set(self, matches: Sequence[tuple[Deal, Match]]) -> None:
+        """One more set: its matches, each with the set's deal."""
+        deal = matches[0][0]
+        played = [match for _, match in matches]
+        bots = sorted({b for ids, _ in played for b in ids})
+        for i, a in enumerate(bots):
+            for b in bots[i + 1:]:
+                results = pair_results(a, b, played)
+                if not results:
+                    continue
+                x = sum(r for _, _, r in results) / len(results)
+                c = correction(deal, [(s, t) for s, t, _ in results], self.places)
+                if (a, b) not in self.pairs:
+                    self.pairs[(a, b)] = CorrectedPair(PairEvidence(self.alpha))
+                self.pairs[(a, b)].add(x, c)
+
+    def evidence(self) -> dict[tuple[int, int], PairEvidence]:
+        return {key: pair.evidence for key, pair in self.pairs.items()}
+
+
 def collect_corrected(sets: Sequence[tuple[Deal, Sequence[Match]]], alpha: float,
                       places: Places = reference_places) -> dict[tuple[int, int], PairEvidence]:
     """ladder.rating.evidence.collect with every set's score corrected by the
     reference on its deal (CorrectedPair): evidence for every pair that
     shared a set, keyed (smaller id, larger id), seen from the smaller id."""
-    pairs: dict[tuple[int, int], CorrectedPair] = {}
+    collector = CorrectedCollector(alpha, places)
     for deal, matches in sets:
-        bots = sorted({b for ids, _ in matches for b in ids})
-        for i, a in enumerate(bots):
-            for b in bots[i + 1:]:
-                results = pair_results(a, b, matches)
-                if not results:
-                    continue
-                x = sum(r for _, _, r in results) / len(results)
-                c = correction(deal, [(s, t) for s, t, _ in results], places)
-                pairs.setdefault((a, b), CorrectedPair(PairEvidence(alpha))).add(x, c)
-    return {key: pair.evidence for key, pair in pairs.items()}
+        collector.add_set([(deal, match) for match in matches])
+    return collector.evidence()
 
 
-def dealt_sets(store: Store, game: str, rule_set: str = "") -> list[tuple[Deal, list[Match]]]:
-    """The whole duplicate sets of one rule set of `game`, in the order they
-    finished, each with its deal (a set with rotations still planned waits,
-    as in ladder.rating.standings.finished_sets)."""
-    pending = {p["set_id"] for p in store.planned(game, rule_set)}
-    facts = {m["match_id"]: m for m in store.matches(game, rule_set)}
-    by_match: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
-    for row in store.seat_rows(game, rule_set):
-        by_match[row.match_id].append((row.seat, row.bot_id, row.place))
-    sets: dict[str, tuple[Deal, list[Match]]] = {}
-    finished: dict[str, int] = {}
-    for match_id, seats in by_match.items():
-        fact = facts[match_id]
-        if fact["set_id"] in pending:
-            continue
-        seats.sort()
+def read_dealt(store: Store, game: str, rule_set: str, after: int) -> list[StoredMatch[tuple[Deal, Match]]]:
+    """Each match stored after sequence number `after` with its deal (a
+    ladder.rating.set_feed.Reader)."""
+    seats: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    for row in store.seat_rows(game, rule_set, after=after):
+        seats[row.match_id].append((row.seat, row.bot_id, row.place))
+    read: list[StoredMatch[tuple[Deal, Match]]] = []
+    for fact in store.matches(game, rule_set, after=after):
+        played = sorted(seats[fact["match_id"]])
         deal = Deal(game, fact["num_seats"], fact["seed"], _variant(fact["variant"]))
-        sets.setdefault(fact["set_id"], (deal, []))[1].append(
-            (tuple(bot for _, bot, _ in seats), tuple(place for _, _, place in seats)))
-        finished[fact["set_id"]] = max(finished.get(fact["set_id"], 0), fact["seq"])
-    return [sets[s] for s in sorted(sets, key=lambda s: finished[s])]
+        match: Match = (tuple(bot for _, bot, _ in played), tuple(place for _, _, place in played))
+        read.append(StoredMatch(fact["set_id"], fact["seq"], (deal, match)))
+    return read
 
 
 def _variant(stored: str | Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -240,4 +254,7 @@ def _variant(stored: str | Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 def corrected_pair_evidence(store: Store, game: str, confidence: float, *,
                             rule_set: str = "") -> dict[tuple[int, int], PairEvidence]:
     """ladder.rating.standings.pair_evidence with the reference's correction."""
-    return collect_corrected(dealt_sets(store, game, rule_set), 1 - confidence)
+    collector = CorrectedCollector(1 - confidence)
+    for matches in whole_store(store, game, rule_set, read_dealt):
+        collector.add_set(matches)
+    return collector.evidence()

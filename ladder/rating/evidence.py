@@ -308,21 +308,39 @@ def pair_key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
+class PlacesCollector:
+    """The evidence by places being built, set by set in the order they
+    finished (a ladder.rating.set_feed.Collector)."""
+
+    def __init__(self, alpha: float) -> None:
+        self.alpha = alpha
+        self.pairs: dict[tuple[int, int], PairEvidence] = {}
+
+    def add_set(self, matches: Sequence[tuple[Sequence[int], Sequence[int]]]) -> None:
+        """One more set, a list of (bot ids by seat, places)."""
+        bots = sorted({b for ids, _ in matches for b in ids})
+        for i, a in enumerate(bots):
+            for b in bots[i + 1:]:
+                score = set_score(a, b, matches)
+                if score is not None:
+                    if (a, b) not in self.pairs:
+                        self.pairs[(a, b)] = PairEvidence(self.alpha)
+                    self.pairs[(a, b)].add(score)
+
+    def evidence(self) -> dict[tuple[int, int], PairEvidence]:
+        return self.pairs
+
+
 def collect(
     sets: Iterable[Sequence[tuple[Sequence[int], Sequence[int]]]], alpha: float
 ) -> dict[tuple[int, int], PairEvidence]:
     """Evidence for every pair that shared a set, keyed (smaller id, larger
     id) and seen from the smaller id; `sets` in the order they finished, each
     a list of (bot ids by seat, places)."""
-    evidence: dict[tuple[int, int], PairEvidence] = {}
+    collector = PlacesCollector(alpha)
     for matches in sets:
-        bots = sorted({b for ids, _ in matches for b in ids})
-        for i, a in enumerate(bots):
-            for b in bots[i + 1:]:
-                score = set_score(a, b, matches)
-                if score is not None:
-                    evidence.setdefault((a, b), PairEvidence(alpha)).add(score)
-    return evidence
+        collector.add_set(matches)
+    return collector.evidence()
 
 
 def verdict_for(

@@ -57,6 +57,7 @@ import numpy.typing as npt
 
 from ladder.rating.evidence import GRID, PLACES, Evidence, PairEvidence
 from ladder.rating.hand_evidence import HandEvidence
+from ladder.rating.set_feed import Reader, StoredMatch, whole_store
 from ladder.store.database import Store
 from referee.games.plugin import load_game, match_format_of
 
@@ -187,23 +188,42 @@ def deal_units(a: int, b: int, matches: Iterable[ScoredMatch], bound: Callable[[
     return list(0.5 + np.mean(shares, axis=0) / 2)
 
 
+class ScoreCollector:
+    """The evidence by a score being built, deal by deal, set by set in the
+    order they finished (a ladder.rating.set_feed.Collector)."""
+
+    def __init__(self, basis: Basis, alpha: float) -> None:
+        assert basis.bound is not None
+        self.bound, self.alpha = basis.bound, alpha
+        self.pairs: dict[tuple[int, int], HandEvidence] = {}
+
+    def add_set(self, matches: Sequence[ScoredMatch]) -> None:
+        """One more set: each pair's duplicate deals as its units, or the
+        whole set as one where its records keep no per-deal figures."""
+        bots = sorted({b for m in matches for b in m.bots})
+        for i, a in enumerate(bots):
+            for b in bots[i + 1:]:
+                units = deal_units(a, b, matches, self.bound)
+                if units is None:
+                    whole = set_score(a, b, matches, self.bound)
+                    units = None if whole is None else [whole]
+                if units is not None:
+                    if (a, b) not in self.pairs:
+                        self.pairs[(a, b)] = HandEvidence(self.alpha)
+                    self.pairs[(a, b)].add_set(units)
+
+    def evidence(self) -> dict[tuple[int, int], HandEvidence]:
+        return self.pairs
+
+
 def collect(sets: Iterable[Sequence[ScoredMatch]], basis: Basis, alpha: float) -> dict[tuple[int, int], HandEvidence]:
     """Evidence for every pair that shared a set, keyed (smaller id, larger
     id) and seen from the smaller id, as ladder.rating.evidence.collect but
     from the score, deal by deal; `sets` in the order they finished."""
-    assert basis.bound is not None
-    evidence: dict[tuple[int, int], HandEvidence] = {}
+    collector = ScoreCollector(basis, alpha)
     for matches in sets:
-        bots = sorted({b for m in matches for b in m.bots})
-        for i, a in enumerate(bots):
-            for b in bots[i + 1:]:
-                units = deal_units(a, b, matches, basis.bound)
-                if units is None:
-                    whole = set_score(a, b, matches, basis.bound)
-                    units = None if whole is None else [whole]
-                if units is not None:
-                    evidence.setdefault((a, b), HandEvidence(alpha)).add_set(units)
-    return evidence
+        collector.add_set(matches)
+    return collector.evidence()
 
 
 def judged_deals(summary: Mapping[str, Any], seats: int, deals: int) -> npt.NDArray[np.float64] | None:
@@ -231,34 +251,37 @@ def _table(value: object, deals: int, seats: int) -> npt.NDArray[np.float64] | N
     return table if table.shape == (deals, seats) and bool(np.isfinite(table).all()) else None
 
 
-def scored_sets(store: Store, game: str, parameter: str, rule_set: str = "") -> list[list[ScoredMatch]]:
-    """The whole duplicate sets of one rule set of `game` whose every match
-    carries its score (a match summary's `scores` and `parameter`, e.g.
-    "hands", and where kept each deal's `deal_scores` and `deal_luck`), in
-    the order they finished (a set with rotations still planned waits, as in
-    ladder.rating.standings.finished_sets; one with a match of one deal
-    played before the match format is left out)."""
-    pending = {p["set_id"] for p in store.planned(game, rule_set)}
-    bots_of: dict[str, dict[int, int]] = defaultdict(dict)
-    for row in store.seat_rows(game, rule_set):
-        bots_of[row.match_id][row.seat] = row.bot_id
-    sets: dict[str, list[ScoredMatch]] = defaultdict(list)
-    unscored: set[str] = set()
-    finished: dict[str, int] = {}
-    for match in store.matches(game, rule_set):
-        set_id = match["set_id"]
-        if set_id in pending:
-            continue
-        summary: dict[str, Any] = json.loads(match["summary"]) if isinstance(match["summary"], str) else {}
-        scores, deals = summary.get("scores"), summary.get(parameter)
-        seats = bots_of[match["match_id"]]
-        if not isinstance(scores, list) or not isinstance(deals, int) or len(scores) != len(seats):
-            unscored.add(set_id)
-            continue
-        sets[set_id].append(ScoredMatch(tuple(seats[s] for s in sorted(seats)), tuple(scores), deals,
-                                        judged_deals(summary, len(seats), deals)))
-        finished[set_id] = max(finished.get(set_id, 0), match["seq"])
-    return [sets[s] for s in sorted(sets, key=lambda s: finished[s]) if s not in unscored]
+def scored_reader(parameter: str) -> Reader[ScoredMatch]:
+    """The reader of a game whose summaries count their deals under
+    `parameter` ("hands"): each match's score (a summary's `scores`) and,
+    where kept, each deal's `deal_scores` and `deal_luck`. A match without
+    them (one of a single deal, played before the match format) reads as
+    None: its set is left out."""
+
+    def read(store: Store, game: str, rule_set: str, after: int) -> list[StoredMatch[ScoredMatch]]:
+        bots_of: dict[str, dict[int, int]] = defaultdict(dict)
+        for row in store.seat_rows(game, rule_set, after=after):
+            bots_of[row.match_id][row.seat] = row.bot_id
+        return [StoredMatch(match["set_id"], match["seq"], _scored(match, bots_of[match["match_id"]], parameter))
+                for match in store.matches(game, rule_set, after=after)]
+
+    return read
+
+
+def _scored(match: Mapping[str, Any], seats: Mapping[int, int], parameter: str) -> ScoredMatch | None:
+    summary: dict[str, Any] = json.loads(match["summary"]) if isinstance(match["summary"], str) else {}
+    scores, deals = summary.get("scores"), summary.get(parameter)
+    if not isinstance(scores, list) or not isinstance(deals, int) or len(scores) != len(seats):
+        return None
+    return ScoredMatch(tuple(seats[s] for s in sorted(seats)), tuple(scores), deals,
+                       judged_deals(summary, len(seats), deals))
+
+
+def score_reader(game: str) -> Reader[ScoredMatch]:
+    """The reader of `game`'s match score (its plugin's match format)."""
+    declared = match_format_of(game)
+    assert declared is not None
+    return scored_reader(declared.parameter)
 
 
 def score_pair_evidence(store: Store, game: str, basis: Basis, confidence: float, *,
@@ -266,6 +289,4 @@ def score_pair_evidence(store: Store, game: str, basis: Basis, confidence: float
     """The evidence of every pair from the score of the finished sets of
     one rule set of `game` (ladder.rating.standings.pair_evidence's
     counterpart for a game judged by its score)."""
-    declared = match_format_of(game)
-    assert declared is not None
-    return collect(scored_sets(store, game, declared.parameter, rule_set), basis, 1 - confidence)
+    return collect(whole_store(store, game, rule_set, score_reader(game)), basis, 1 - confidence)

@@ -27,6 +27,7 @@ from ladder.rating.evidence import Evidence, PairEvidence, collect
 from ladder.rating.game_figures import pair_score_rates, rests_on, role_records, score_rates
 from ladder.rating.ratings import MODEL, MU, SIGMA, adjacent_confidences, make_env, replay_ratings
 from ladder.rating.score_evidence import basis_of, score_pair_evidence
+from ladder.rating.set_feed import StoredMatch, whole_store
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs
 from ladder.store.database import SeatRow, Store
 from ladder.store.rule_set_names import plays
@@ -118,30 +119,33 @@ def standings(store: Store, game: str, *, include_retired: bool = False, rule_se
     return result
 
 
-def finished_sets(rows: Sequence[SeatRow], pending: Set[str]) -> list[list[tuple[tuple[int, ...], tuple[int, ...]]]]:
-    """The duplicate sets of `rows` none of whose matches is still planned
-    (`pending` set ids), in the order they finished, each a list of (bot ids
-    by seat, rated places): the units of ladder.rating.evidence. A set counts only
-    once it is whole, so its score never changes after it was counted."""
-    matches: dict[str, list[SeatRow]] = defaultdict(list)
-    for row in rows:
-        matches[row.match_id].append(row)
-    sets: dict[str, list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
-    finished: dict[str, int] = {}
-    for seats in matches.values():
-        set_id = seats[0].set_id
-        if set_id in pending:
-            continue
-        sets.setdefault(set_id, []).append((tuple(r.bot_id for r in seats), tuple(r.place for r in seats)))
-        finished[set_id] = max(finished.get(set_id, 0), seats[0].seq)
-    return [sets[s] for s in sorted(sets, key=lambda s: finished[s])]
+Placed = tuple[tuple[int, ...], tuple[int, ...]]
+"""A match as the evidence by places reads it: (bot ids by seat, rated places)."""
+
+
+def read_places(store: Store, game: str, rule_set: str, after: int) -> list[StoredMatch[Placed]]:
+    """The places of the matches stored after sequence number `after` (a
+    ladder.rating.set_feed.Reader)."""
+    seats: dict[str, list[SeatRow]] = defaultdict(list)
+    for row in store.seat_rows(game, rule_set, after=after):
+        seats[row.match_id].append(row)
+    return [StoredMatch(rows[0].set_id, rows[0].seq, (tuple(r.bot_id for r in rows), tuple(r.place for r in rows)))
+            for rows in seats.values()]
+
+
+def finished_sets(store: Store, game: str, rule_set: str = "") -> list[list[Placed]]:
+    """The whole duplicate sets of one rule set of `game` (none of whose
+    matches is still planned), in the order they finished, each a list of
+    (bot ids by seat, rated places): the units of ladder.rating.evidence. A
+    set counts only once it is whole, so its score never changes after it
+    was counted (ladder.rating.set_feed)."""
+    return whole_store(store, game, rule_set, read_places)
 
 
 def pair_evidence(store: Store, game: str, confidence: float, *,
                   rule_set: str = "") -> dict[tuple[int, int], PairEvidence]:
     """The evidence of every pair of bots from the finished sets of one rule set of `game`."""
-    pending = {p["set_id"] for p in store.planned(game, rule_set)}
-    return collect(finished_sets(store.seat_rows(game, rule_set), pending), 1 - confidence)
+    return collect(finished_sets(store, game, rule_set), 1 - confidence)
 
 
 def pair_statuses(

@@ -40,15 +40,17 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ladder.deals.seedchain import MAX_LENGTH, SeedChain, new_chain
-from ladder.rating.control_variate import corrected_pair_evidence, helps
-from ladder.rating.evidence import PLACES, Evidence, pair_key
+from ladder.rating.control_variate import CorrectedCollector, helps, read_dealt
+from ladder.rating.evidence import PLACES, Evidence, PlacesCollector, pair_key
 from ladder.rating.hand_evidence import HandEvidence
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import H0, H1, Sprt
-from ladder.rating.score_evidence import SCORE_MARGIN, Basis, basis_of, score_pair_evidence
-from ladder.rating.standings import RATING_MODEL_KEY, pair_evidence
+from ladder.rating.score_evidence import SCORE_MARGIN, Basis, ScoreCollector, basis_of, score_reader
+from ladder.rating.set_feed import KeptEvidence
+from ladder.rating.standings import RATING_MODEL_KEY, read_places
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.running.dispatch import Pool
 from ladder.scheduling import matchmaking
@@ -251,6 +253,8 @@ class Ladder:
         self._dispatched: set[str] = set()
         self._consecutive_failures = 0
         self._tables: Counter[int] = Counter()
+        self._kept: dict[tuple[str, float], KeptEvidence[Any]] = {}
+        """The evidence kept between looks, by basis (or "corrected") and confidence."""
 
     # -- state ----------------------------------------------------------------
 
@@ -303,14 +307,25 @@ class Ladder:
         return basis_of(self.config.game, self.config.margin, by_score=self.config.by_score,
                         score_margin=self.config.score_margin)
 
-    def _evidence(self, basis: Basis) -> Mapping[tuple[int, int], Evidence]:
+    def _evidence(self, basis: Basis, confidence: float | None = None) -> Mapping[tuple[int, int], Evidence]:
+        """The pairs' evidence at `confidence` (the run's by default), kept
+        from one look to the next: each adds only the sets finished since
+        (ladder.rating.set_feed)."""
+        level = self.config.confidence if confidence is None else confidence
+        game, rule_set, alpha = self.config.game, self.config.rule_set, 1 - level
+        kept: KeptEvidence[Any]
         if basis.by_score:  # the reference's correction is of places; a score needs none of it
-            return score_pair_evidence(self.store, self.config.game, basis, self.config.confidence,
-                                       rule_set=self.config.rule_set)
-        if self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
-            return corrected_pair_evidence(self.store, self.config.game, self.config.confidence,
-                                           rule_set=self.config.rule_set)
-        return pair_evidence(self.store, self.config.game, self.config.confidence, rule_set=self.config.rule_set)
+            key = (basis.name, level)
+            kept = self._kept.get(key) or KeptEvidence(game, rule_set, score_reader(game),
+                                                         lambda: ScoreCollector(basis, alpha))
+        elif self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
+            key = ("corrected", level)
+            kept = self._kept.get(key) or KeptEvidence(game, rule_set, read_dealt, lambda: CorrectedCollector(alpha))
+        else:
+            key = (PLACES, level)
+            kept = self._kept.get(key) or KeptEvidence(game, rule_set, read_places, lambda: PlacesCollector(alpha))
+        self._kept[key] = kept
+        return kept.current(self.store)
 
     def refresh(self) -> None:
         """Judge the evidence anew: the adjacent pairs (and whether all are
@@ -345,8 +360,8 @@ class Ladder:
             return Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name)
         sprt = replace(sprt, margin=basis.margin)  # H1 claims score_margin per 100 deals, on the score's scale
         level = 1 - 2 * min(sprt.alpha, sprt.beta)
-        found = score_pair_evidence(self.store, self.config.game, basis, level, rule_set=self.config.rule_set).get(
-            pair_key(new, old), HandEvidence(1 - level))
+        found = self._evidence(basis, level).get(pair_key(new, old), HandEvidence(1 - level))
+        assert isinstance(found, HandEvidence), "a score's evidence is on deals"
         seen = found if new < old else found.flipped()
         rate = basis.rate(seen.mean) if seen.n else None
         versus = Versus(new, old, sprt, tuple(seen.scores), (seen.least, seen.most), basis.name, rate, basis.unit,

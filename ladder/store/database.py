@@ -644,11 +644,13 @@ class Store:
         return int(self._conn.execute("SELECT COUNT(*) FROM matches WHERE game = ? AND rule_set = ?",
                                       (game, rule_set)).fetchone()[0])
 
-    def matches(self, game: str, rule_set: str = "") -> list[dict[str, Any]]:
-        """The stored matches of one rule set of `game` in rating order;
-        `record_path` is absolute (it is stored relative to the store, which may move)."""
-        rows = [dict(r) for r in self._rows("SELECT * FROM matches WHERE game = ? AND rule_set = ? ORDER BY seq",
-                                            (game, rule_set))]
+    def matches(self, game: str, rule_set: str = "", *, after: int = 0) -> list[dict[str, Any]]:
+        """The stored matches of one rule set of `game` in rating order, those
+        stored after sequence number `after` (the evidence's SetFeed reads only
+        what is new); `record_path` is absolute (it is stored relative to the
+        store, which may move)."""
+        rows = [dict(r) for r in self._rows(
+            "SELECT * FROM matches WHERE game = ? AND rule_set = ? AND seq > ? ORDER BY seq", (game, rule_set, after))]
         for row in rows:
             if row["record_path"] is not None:
                 row["record_path"] = str(self.root / row["record_path"])
@@ -677,12 +679,14 @@ class Store:
             places.append(r["place"])
         return [(tuple(ids), tuple(places)) for ids, places in results.values()]
 
-    def seat_rows(self, game: str, rule_set: str = "") -> list[SeatRow]:
+    def seat_rows(self, game: str, rule_set: str = "", *, after: int = 0) -> list[SeatRow]:
+        """Every seat of the stored matches of one rule set of `game` (those
+        stored after sequence number `after`), in rating order, seat by seat."""
         rows = self._rows(
             "SELECT m.match_id, m.seq, m.num_seats, m.finished_at, m.set_id, s.seat, s.bot_id, s.rank, s.place,"
             " s.forfeit, s.strikes, s.strike_reasons FROM matches m JOIN match_seats s USING (match_id)"
-            " WHERE m.game = ? AND m.rule_set = ? ORDER BY m.seq, s.seat",
-            (game, rule_set),
+            " WHERE m.game = ? AND m.rule_set = ? AND m.seq > ? ORDER BY m.seq, s.seat",
+            (game, rule_set, after),
         )
         return [
             SeatRow(r["match_id"], r["seq"], r["num_seats"], r["seat"], r["bot_id"], r["rank"],
