@@ -10,9 +10,10 @@ changes once counted. Each kind of evidence reads its own facts of a match
 
 `--until-stable` and `--versus` look at the evidence after every match.
 Rebuilt from every stored result, each look took time in proportion to the
-store (0.11 s at 2,000 matches of a Gnadenlos! ladder, 0.31 s at 2,000 Leduc
-matches, whose summaries hold every hand), so a run of n matches spent time
-in proportion to n squared on it. A `SetFeed` remembers the highest
+store (0.41 s at 8,000 matches of a Gnadenlos! ladder, 1.24 s at 8,000 Leduc
+matches, whose summaries hold every hand: docs/benchmarks.md, "Evidence as
+the store grows"), so a run of n matches spent time in proportion to n
+squared on it. A `SetFeed` remembers the highest
 sequence number it has read and holds the matches of the sets that are not
 yet whole: a look reads only the matches stored since and hands out the
 sets that have finished, and `KeptEvidence` adds them to the evidence it
