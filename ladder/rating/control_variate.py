@@ -234,11 +234,12 @@ def collect_corrected(sets: Sequence[tuple[Deal, Sequence[Match]]], alpha: float
 def read_dealt(store: Store, game: str, rule_set: str, after: int) -> list[StoredMatch[tuple[Deal, Match]]]:
     """Each match stored after sequence number `after` with its deal (a
     ladder.rating.set_feed.Reader)."""
+    facts = store.matches(game, rule_set, after=after)  # first: see ladder.rating.set_feed.Reader
     seats: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
     for row in store.seat_rows(game, rule_set, after=after):
         seats[row.match_id].append((row.seat, row.bot_id, row.place))
     read: list[StoredMatch[tuple[Deal, Match]]] = []
-    for fact in store.matches(game, rule_set, after=after):
+    for fact in facts:
         played = sorted(seats[fact["match_id"]])
         deal = Deal(game, fact["num_seats"], fact["seed"], _variant(fact["variant"]))
         match: Match = (tuple(bot for _, bot, _ in played), tuple(place for _, _, place in played))

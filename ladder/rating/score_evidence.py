@@ -259,11 +259,12 @@ def scored_reader(parameter: str) -> Reader[ScoredMatch]:
     None: its set is left out."""
 
     def read(store: Store, game: str, rule_set: str, after: int) -> list[StoredMatch[ScoredMatch]]:
+        matches = store.matches(game, rule_set, after=after)  # first: see ladder.rating.set_feed.Reader
         bots_of: dict[str, dict[int, int]] = defaultdict(dict)
         for row in store.seat_rows(game, rule_set, after=after):
             bots_of[row.match_id][row.seat] = row.bot_id
         return [StoredMatch(match["set_id"], match["seq"], _scored(match, bots_of[match["match_id"]], parameter))
-                for match in store.matches(game, rule_set, after=after)]
+                for match in matches]
 
     return read
 

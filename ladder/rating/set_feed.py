@@ -52,7 +52,12 @@ class StoredMatch(Generic[Item]):
 
 Reader = Callable[[Store, str, str, int], list[StoredMatch[Item]]]
 """(store, game, rule set, after): the matches of the rule set stored after
-sequence number `after`, in sequence order."""
+sequence number `after`, in sequence order. A reader that reads a match's
+facts and its seats in two queries reads the matches first. A run holds
+the store alone (Store.run_lock), but should a match be stored between the
+two queries (with its seats, in one transaction), it is then left for the
+next look; read the other way round, it would be a match without seats,
+and its set would be handed out so for good."""
 
 
 class SetFeed(Generic[Item]):
