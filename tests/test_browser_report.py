@@ -43,6 +43,7 @@ from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
 from ladder_support import add_bots
+from process_support import with_default_sigint
 from report_support import RecordingRunner, check_charts, expected_standings, layout_faults, shown_standings
 
 pytestmark = pytest.mark.slow  # a real Chromium
@@ -144,7 +145,7 @@ def test_the_live_page_follows_the_ladder_as_matches_finish(
     db, runner = ladder_store
     viewport(browser, WIDE)
     server = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "report", "--db", str(db), "--web", "0"],
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True, preexec_fn=with_default_sigint)
     try:
         assert server.stdout is not None
         line = server.stdout.readline()

@@ -26,6 +26,7 @@ from ladder.tournament.plan import create
 from ladder.tournament.results import tournament_json
 from ladder.tournament.run import TournamentRun
 from ladder_support import FakeRunner, add_bots
+from process_support import with_default_sigint
 from referee.cli.main import cli
 
 pytestmark = pytest.mark.slow  # a real Chromium
@@ -100,7 +101,8 @@ def test_the_report_shows_the_tournament_and_both_rankings(browser: Any, tournam
 
 def test_the_live_page_shows_them_too(browser: Any, tournament_store: Path) -> None:
     server = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "report", "--db", str(tournament_store),
-                               "--game", "leduc", "--web", "0"], stdout=subprocess.PIPE, text=True)
+                               "--game", "leduc", "--web", "0"], stdout=subprocess.PIPE, text=True,
+                              preexec_fn=with_default_sigint)
     try:
         assert server.stdout is not None
         line = server.stdout.readline()

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from ladder.scheduling.scheduler import recompute
 from ladder.store.database import Store
 from ladder_support import random_bot_folder
+from process_support import with_default_sigint
 from referee.cli.main import cli
 
 
@@ -80,6 +81,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_matches(tmp_path: Path) -> None:
         [sys.executable, "-m", "referee.cli.main", "ladder", "--no-builtins", "--matches", "500",
          "--workers", "2", "--move-time", "0.5", "--players", "3", "--db", str(db)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        preexec_fn=with_default_sigint,
     )
     deadline = time.monotonic() + 120
     while stored_matches(db) < 3:

@@ -19,7 +19,7 @@ from ladder.rating.stopping import DEFAULT_CONFIDENCE, adjacent_pairs
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig, RunStatus
 from ladder.store.database import Store
-from tests.ladder_support import ChipRunner, FakeRunner, add_bots, open_store
+from ladder_support import ChipRunner, FakeRunner, add_bots, open_store
 
 
 class Plans:

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ladder.store.database import Store
+from process_support import with_default_sigint
 from referee.cli.main import cli
 from referee.games import game_names
 
@@ -331,7 +332,8 @@ def test_a_link_to_a_file_of_the_folder_is_kept_as_a_link(tmp_path: Path, db: Pa
 def test_ctrl_c_during_validation_leaves_no_staging_folder(tmp_path: Path, db: Path) -> None:
     bot = script(tmp_path / "silent.py", SILENT_SOURCE)
     process = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "submit", str(bot), "--name", "silent",
-                                "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               preexec_fn=with_default_sigint)
     incoming = db.parent / "bots" / ".incoming"
     deadline = time.monotonic() + 20
     while not (incoming.exists() and any(incoming.iterdir())) and time.monotonic() < deadline:

@@ -15,6 +15,7 @@ from pathlib import Path
 import psutil
 from click.testing import CliRunner
 
+from process_support import with_default_sigint
 from referee.cli.main import cli
 from referee.cli.play import EXIT_INTERRUPTED, EXIT_PIPE_CLOSED, EXIT_STATUSES
 from referee.records import read_record
@@ -25,7 +26,8 @@ PLAY = [sys.executable, "-m", "referee.cli.main", "play", "--bot", "random", "--
 
 
 def start(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([*PLAY, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([*PLAY, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=with_default_sigint)
 
 
 def bots_of(process: subprocess.Popen[str]) -> list[psutil.Process]:

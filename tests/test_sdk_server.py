@@ -15,6 +15,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from process_support import with_default_sigint
 from protocol_support import ROOT, a_decision, ask, bot_process, random_bot, start_match
 from bots.sdk import Bot, create_server
 from referee.games.base import Outcome
@@ -54,7 +55,8 @@ def test_the_socket_can_come_from_the_environment():
     env = dict(os.environ)
     folder = tempfile.mkdtemp(prefix="bot", dir="/tmp")
     env["REFEREE_BOT_SOCKET"] = os.path.join(folder, "env.sock")
-    process = subprocess.Popen([sys.executable, "-m", "bots.random"], cwd=ROOT, env=env)
+    process = subprocess.Popen([sys.executable, "-m", "bots.random"], cwd=ROOT, env=env,
+                               preexec_fn=with_default_sigint)
     client = BotClient(env["REFEREE_BOT_SOCKET"])
     try:
         assert client.wait_ready(20).name == "random"
