@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ladder.reporting.report import HISTORY_STRETCHES, history_points, thinned
+from ladder.reporting.report import HISTORY_STRETCHES, history_points, report_data, thinned
 from ladder.running.dispatch import InlinePool
 from ladder.scheduling.scheduler import Ladder, LadderConfig
 from ladder.store.database import Store
@@ -81,3 +81,39 @@ def test_a_bot_that_came_later_starts_its_line_where_it_came(tmp_path: Path) -> 
         start, first = points[0], points[1]["match"]
         assert shown[names[bot_id]][0] == [first - 1, round(start["mu"], 2), round(start["sigma"], 2)]
     assert shown["alpha 1"][0][0] == 0 and shown["delta 1"][0][0] >= 6
+
+
+def test_the_report_reads_the_store_as_of_one_moment_while_a_ladder_writes(tmp_path: Path) -> None:
+    """The live page of a service read the matches, then the ratings'
+    history, and met the history of a match stored in between (a KeyError,
+    the page unserved). Here a ladder stores three more matches through its
+    own connection right between those two reads: the report counts the six
+    it began with everywhere, and the next report all nine."""
+    db = tmp_path / "ladder.sqlite"
+    with Store(db) as store:
+        ids = add_bots(store, ["alpha", "bravo", "charlie"])
+    runner = FakeRunner(strength=dict(zip(ids, [0.0, 0.5, 1.0])))
+
+    def play(matches: int, seed: int) -> None:
+        with Store(db) as store:
+            Ladder(store, InlinePool(runner), LadderConfig(matches=matches, sizes=(3,), seed=seed)).run()
+
+    class Interrupted(Store):
+        """A store whose history is read just after a ladder stored more matches."""
+
+        writes = 1
+
+        def rating_history(self, game: str, rule_set: str = "") -> list[dict[str, object]]:
+            if self.writes:
+                self.writes -= 1
+                play(3, seed=6)
+            return super().rating_history(game, rule_set)
+
+    play(6, seed=5)
+    with Interrupted(db, create=False) as store:
+        data = report_data(store, "gnadenlos")
+        assert store.writes == 0, "the ladder wrote between the reads"
+        assert data["table"]["matches"] == 6
+        assert data["charts"]["history"]["matches"] == 6
+        assert all(point[0] <= 6 for series in data["charts"]["history"]["series"] for point in series["points"])
+        assert report_data(store, "gnadenlos")["table"]["matches"] == 9

@@ -231,34 +231,36 @@ def to_json(
     """The standings of one rule set, the adjacent pairs' verdicts, the
     deals' seed chains with what is revealed of them (ladder.deals.audit:
     safe to show anyone) and optionally head-to-head and seat shares, as
-    JSON; `rule_sets` counts the matches of each rule set that has any."""
-    rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)
-    out: dict[str, Any] = {
-        "game": game,
-        "rule_set": rule_set,
-        "variant": parse_options(rule_set),
-        "rule_sets": store.rule_sets(game),
-        "matches": store.match_count(game, rule_set),
-        "rating_model": MODEL,
-        "confidence_formula": "p_above_next = Phi((mu1 - mu2) / sqrt(sigma1^2 + sigma2^2))",
-        "standings": [asdict(r) for r in rows],
-        "pairs": {
-            "confidence": confidence, "margin": margin,
-            "adjacent": pairs_json(pair_statuses(store, game, rows, confidence=confidence, margin=margin,
-                                                 rule_set=rule_set), rows, mean_set_size(store, game, rule_set)),
-        },
-        "deals": chain_summaries(store, game),
-    }
-    out.update(game_figures_json(store, game, rows, rule_set))
-    if h2h:
-        names = {r.bot_id: r.bot for r in rows}
-        out["head_to_head"] = [
-            {"bot": names[a], "opponent": names[b], "ahead": k, "together": n, "share": k / n}
-            for (a, b), (k, n) in sorted(head_to_head(store, game, rule_set).items())
-            if a in names and b in names
-        ]
-    if seats:
-        out["seats"] = {str(size): shares for size, shares in seat_shares(store, game, rule_set).items()}
+    JSON; `rule_sets` counts the matches of each rule set that has any.
+    Read as of one moment (Store.snapshot)."""
+    with store.snapshot():  # one moment, as a run may be writing: every part counts the same matches
+        rows = standings(store, game, include_retired=include_retired, rule_set=rule_set)
+        out: dict[str, Any] = {
+            "game": game,
+            "rule_set": rule_set,
+            "variant": parse_options(rule_set),
+            "rule_sets": store.rule_sets(game),
+            "matches": store.match_count(game, rule_set),
+            "rating_model": MODEL,
+            "confidence_formula": "p_above_next = Phi((mu1 - mu2) / sqrt(sigma1^2 + sigma2^2))",
+            "standings": [asdict(r) for r in rows],
+            "pairs": {
+                "confidence": confidence, "margin": margin,
+                "adjacent": pairs_json(pair_statuses(store, game, rows, confidence=confidence, margin=margin,
+                                                     rule_set=rule_set), rows, mean_set_size(store, game, rule_set)),
+            },
+            "deals": chain_summaries(store, game),
+        }
+        out.update(game_figures_json(store, game, rows, rule_set))
+        if h2h:
+            names = {r.bot_id: r.bot for r in rows}
+            out["head_to_head"] = [
+                {"bot": names[a], "opponent": names[b], "ahead": k, "together": n, "share": k / n}
+                for (a, b), (k, n) in sorted(head_to_head(store, game, rule_set).items())
+                if a in names and b in names
+            ]
+        if seats:
+            out["seats"] = {str(size): shares for size, shares in seat_shares(store, game, rule_set).items()}
     return out
 
 

@@ -173,13 +173,16 @@ def _seats_chart(seats: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]
 
 
 def report_data(store: Store, game: str, rule_set: str = "") -> dict[str, Any]:
-    """Everything the report page shows of one rule set's ladder of `game` (JSON), read from the store."""
-    data = build_report(game, to_json(store, game, h2h=True, seats=True, rule_set=rule_set),
-                        history_points(store, game, rule_set), recent_matches(store, game, rule_set=rule_set))
-    tournament = load_tournament(store)  # a tournament's store (referee tournament): its final table too
-    if tournament is not None and (tournament.game, tournament.rule_set) == (game, rule_set):
-        data["tournament"] = tournament_json(store, tournament)
-        data["title"] = heading(game, rule_set, f"{tournament.schedule['format']} tournament")
+    """Everything the report page shows of one rule set's ladder of `game`
+    (JSON), read from the store as of one moment (a ladder or a service may
+    be writing to it: every part of the page counts the same matches)."""
+    with store.snapshot():
+        data = build_report(game, to_json(store, game, h2h=True, seats=True, rule_set=rule_set),
+                            history_points(store, game, rule_set), recent_matches(store, game, rule_set=rule_set))
+        tournament = load_tournament(store)  # a tournament's store (referee tournament): its final table too
+        if tournament is not None and (tournament.game, tournament.rule_set) == (game, rule_set):
+            data["tournament"] = tournament_json(store, tournament)
+            data["title"] = heading(game, rule_set, f"{tournament.schedule['format']} tournament")
     return data
 
 

@@ -345,6 +345,24 @@ class Store:
                 self._conn.execute("ROLLBACK")
             raise
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that see the store as of one moment: one read transaction
+        (WAL: a run goes on writing, and what it commits meanwhile is not
+        seen). A page that reads the matches and then the ratings' history
+        otherwise finds the history of a match stored between the two reads
+        (the live page of a service failed so). Inside a transaction
+        already, that is the moment."""
+        if self._conn.in_transaction:
+            yield
+            return
+        self._conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+
     def meta(self, key: str) -> str | None:
         """A value of the `meta` table (None if unset)."""
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
