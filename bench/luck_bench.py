@@ -348,8 +348,10 @@ single matches; "every pair / today" compares with duplicate sets judged raw.
 The floor of each roster: E[Var(x | deal)] / Var(x) summed over its pairs,
 with a 95 % bootstrap interval over the sets. No correction computed from
 the deal, the reference's or any other, can bring a set's variance, and so
-the matches a roster needs, below this share of today's; "the deal's
-share" is the rest, what such a correction could at best take out.
+the matches a roster needs, below this share of what the same sets need
+judged raw (whole, or by their first rotation); "the deal's share" is the
+rest, what such a correction could at best take out (sampling noise can
+put it below 0).
 
 | game | sets as | sets | floor (95 %) | the deal's share |
 |---|---|---|---|---|
