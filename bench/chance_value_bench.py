@@ -63,6 +63,8 @@ from referee.games.strategy import Player, Strategy
 
 SECTION = "A value correction at every chance event"
 REDRAWS = 6
+"""Redraws a step (and other deals for the deal's own correction): more
+narrow the estimate of the mean, none moves it."""
 LIMIT = 60.0
 """|e_a - e_b| is capped here before Gnadenlos!'s logistic (three vultures score -1000)."""
 
