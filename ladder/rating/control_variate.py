@@ -46,6 +46,7 @@ resumed ladder, `referee table` and the bench compute the same corrections.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -204,17 +205,15 @@ class CorrectedCollector:
         """One more set: its matches, each with the set's deal."""
         deal = matches[0][0]
         played = [match for _, match in matches]
-        bots = sorted({b for ids, _ in played for b in ids})
-        for i, a in enumerate(bots):
-            for b in bots[i + 1:]:
-                results = pair_results(a, b, played)
-                if not results:
-                    continue
-                x = sum(r for _, _, r in results) / len(results)
-                c = correction(deal, [(s, t) for s, t, _ in results], self.places)
-                if (a, b) not in self.pairs:
-                    self.pairs[(a, b)] = CorrectedPair(PairEvidence(self.alpha))
-                self.pairs[(a, b)].add(x, c)
+        for a, b in itertools.combinations(sorted({b for ids, _ in played for b in ids}), 2):
+            results = pair_results(a, b, played)
+            if not results:
+                continue
+            x = sum(r for _, _, r in results) / len(results)
+            c = correction(deal, [(s, t) for s, t, _ in results], self.places)
+            if (a, b) not in self.pairs:
+                self.pairs[(a, b)] = CorrectedPair(PairEvidence(self.alpha))
+            self.pairs[(a, b)].add(x, c)
 
     def evidence(self) -> dict[tuple[int, int], PairEvidence]:
         return {key: pair.evidence for key, pair in self.pairs.items()}

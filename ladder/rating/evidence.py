@@ -43,6 +43,7 @@ exactly 1/2, could be ordered either way: alpha / 2 each).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -318,14 +319,13 @@ class PlacesCollector:
 
     def add_set(self, matches: Sequence[tuple[Sequence[int], Sequence[int]]]) -> None:
         """One more set, a list of (bot ids by seat, places)."""
-        bots = sorted({b for ids, _ in matches for b in ids})
-        for i, a in enumerate(bots):
-            for b in bots[i + 1:]:
-                score = set_score(a, b, matches)
-                if score is not None:
-                    if (a, b) not in self.pairs:
-                        self.pairs[(a, b)] = PairEvidence(self.alpha)
-                    self.pairs[(a, b)].add(score)
+        for a, b in itertools.combinations(sorted({b for ids, _ in matches for b in ids}), 2):
+            score = set_score(a, b, matches)
+            if score is None:
+                continue
+            if (a, b) not in self.pairs:
+                self.pairs[(a, b)] = PairEvidence(self.alpha)
+            self.pairs[(a, b)].add(score)
 
     def evidence(self) -> dict[tuple[int, int], PairEvidence]:
         return self.pairs

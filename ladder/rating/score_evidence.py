@@ -46,6 +46,7 @@ score game whose bound is not known here, are judged by places.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -200,17 +201,16 @@ class ScoreCollector:
     def add_set(self, matches: Sequence[ScoredMatch]) -> None:
         """One more set: each pair's duplicate deals as its units, or the
         whole set as one where its records keep no per-deal figures."""
-        bots = sorted({b for m in matches for b in m.bots})
-        for i, a in enumerate(bots):
-            for b in bots[i + 1:]:
-                units = deal_units(a, b, matches, self.bound)
-                if units is None:
-                    whole = set_score(a, b, matches, self.bound)
-                    units = None if whole is None else [whole]
-                if units is not None:
-                    if (a, b) not in self.pairs:
-                        self.pairs[(a, b)] = HandEvidence(self.alpha)
-                    self.pairs[(a, b)].add_set(units)
+        for a, b in itertools.combinations(sorted({b for m in matches for b in m.bots}), 2):
+            units = deal_units(a, b, matches, self.bound)
+            if units is None:
+                whole = set_score(a, b, matches, self.bound)
+                if whole is None:
+                    continue
+                units = [whole]
+            if (a, b) not in self.pairs:
+                self.pairs[(a, b)] = HandEvidence(self.alpha)
+            self.pairs[(a, b)].add_set(units)
 
     def evidence(self) -> dict[tuple[int, int], HandEvidence]:
         return self.pairs

@@ -49,7 +49,7 @@ from ladder.rating.hand_evidence import HandEvidence
 from ladder.rating.ratings import MODEL, initial_skill, make_env, ranking, rate_match, rated_places, replay_ratings
 from ladder.rating.sprt import H0, H1, Sprt
 from ladder.rating.score_evidence import SCORE_MARGIN, Basis, ScoreCollector, basis_of, score_reader
-from ladder.rating.set_feed import KeptEvidence
+from ladder.rating.set_feed import Collector, KeptEvidence, Reader
 from ladder.rating.standings import RATING_MODEL_KEY, read_places
 from ladder.rating.stopping import DEFAULT_CONFIDENCE, DEFAULT_MARGIN, PairStatus, adjacent_pairs, all_settled, focus
 from ladder.running.dispatch import Pool
@@ -312,19 +312,20 @@ class Ladder:
         from one look to the next: each adds only the sets finished since
         (ladder.rating.set_feed)."""
         level = self.config.confidence if confidence is None else confidence
-        game, rule_set, alpha = self.config.game, self.config.rule_set, 1 - level
-        kept: KeptEvidence[Any]
+        alpha = 1 - level
         if basis.by_score:  # the reference's correction is of places; a score needs none of it
-            key = (basis.name, level)
-            kept = self._kept.get(key) or KeptEvidence(game, rule_set, score_reader(game),
-                                                         lambda: ScoreCollector(basis, alpha))
-        elif self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
-            key = ("corrected", level)
-            kept = self._kept.get(key) or KeptEvidence(game, rule_set, read_dealt, lambda: CorrectedCollector(alpha))
-        else:
-            key = (PLACES, level)
-            kept = self._kept.get(key) or KeptEvidence(game, rule_set, read_places, lambda: PlacesCollector(alpha))
-        self._kept[key] = kept
+            return self._kept_evidence((basis.name, level), score_reader(self.config.game),
+                                       lambda: ScoreCollector(basis, alpha))
+        if self.config.control_variate and helps(self.config.duplicate, self.config.sizes):
+            return self._kept_evidence(("corrected", level), read_dealt, lambda: CorrectedCollector(alpha))
+        return self._kept_evidence((PLACES, level), read_places, lambda: PlacesCollector(alpha))
+
+    def _kept_evidence(self, key: tuple[str, float], read: Reader[Any],
+                       start: Callable[[], Collector[Any]]) -> Mapping[tuple[int, int], Evidence]:
+        """The evidence kept under `key`, brought up to date (made on the first look)."""
+        kept = self._kept.get(key)
+        if kept is None:
+            kept = self._kept[key] = KeptEvidence(self.config.game, self.config.rule_set, read, start)
         return kept.current(self.store)
 
     def refresh(self) -> None:
